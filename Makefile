@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# pinbench - plain GNU Makefile.
+
+VERSION	:= 0.1.0
+PREFIX	?= /usr/local
+CC	?= gcc
+PKGS	:= hwloc jansson
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \
+	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lpthread -lm
+
+LIB_SRC	:= $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard benches/*.c)
+LIB_OBJ	:= $(LIB_SRC:.c=.o)
+TESTS	:= $(patsubst %.c,%,$(wildcard tests/test_*.c))
+
+all: pinbench
+
+libpinbench.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+pinbench: harness/main.o libpinbench.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+tests/test_%: tests/test_%.o libpinbench.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -lcmocka
+
+tests: $(TESTS) pinbench
+
+deps:
+	@sh tests/deps.sh
+
+check: deps
+	@$(MAKE) --no-print-directory tests
+	@sh tests/run-tests.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory pinbench
+	./pinbench run configs/quick.ini
+
+bench-peers: deps pinbench
+	sh tests/bench-peers.sh
+
+install: pinbench
+	install -D -m 0755 pinbench $(DESTDIR)$(PREFIX)/bin/pinbench
+	install -D -m 0644 pinbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/pinbench.1
+	install -d $(DESTDIR)$(PREFIX)/share/pinbench/configs $(DESTDIR)$(PREFIX)/share/pinbench/plot
+	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pinbench/configs/
+	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
+
+clean:
+	rm -f pinbench libpinbench.a $(TESTS) harness/*.o benches/*.o tests/*.o \
+	      harness/*.d benches/*.d tests/*.d
+
+.PHONY: all deps check demo bench-peers install clean tests
+.SECONDARY:
+
+-include $(wildcard harness/*.d benches/*.d tests/*.d)

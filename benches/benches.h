@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * benches.h - the one table of workloads (an X-macro, as stress-ng does):
+ * adding a workload is a file in benches/ and a line here.  A forgotten
+ * file fails at link time.
+ */
+#ifndef PINBENCH_BENCHES_H
+#define PINBENCH_BENCHES_H
+
+#define PB_BENCHES(X)	\
+	X(pipe)
+
+#endif

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * bench.h - the workload interface.
+ *
+ * A workload is one file in benches/ plus one line in benches/benches.h.
+ * It declares its keys (parsed and validated by the harness from the
+ * table), its roles and its metric, and provides hooks.  The harness owns
+ * processes, threads, pinning, the start gate, warm-up, the measurement
+ * window, timing, counters and output.  A workload never pins, times or
+ * prints: it loops until pb_stop() and counts operations with pb_op().
+ */
+#ifndef PINBENCH_BENCH_H
+#define PINBENCH_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define PB_STR_MAX	64
+#define PB_MAX_AUX	4
+
+enum pb_type {
+	PB_T_INT,	/* long */
+	PB_T_DOUBLE,	/* double */
+	PB_T_BOOL,	/* int: 0 or 1 ("0|1|yes|no|true|false|on|off") */
+	PB_T_ENUM,	/* int: index into choices */
+	PB_T_STR,	/* char[PB_STR_MAX] */
+};
+
+/* Key flags */
+#define PB_KEY_SWEEP	0x1	/* INT key may be a list "1,2,4" or "all": one job per value */
+#define PB_KEY_HIDDEN	0x2	/* test-only key: not listed by `pinbench list` */
+
+struct pb_key {
+	const char	*name;
+	enum pb_type	type;
+	const char	*def;		/* default, as text */
+	double		min, max;	/* INT/DOUBLE range, inclusive; ignored if min > max */
+	const char	*choices;	/* ENUM: "a|b|c" */
+	const char	*help;
+	size_t		off;		/* offsetof() into the workload's options */
+	unsigned int	flags;
+};
+
+#define PB_NO_RANGE	1, 0
+
+enum pb_shape {
+	PB_SHAPE_PAIR,		/* two roles; instances_key pairs of them */
+	PB_SHAPE_WORKERS,	/* one role; instances_key workers */
+};
+
+/* Per role instance, harness-owned, in shared memory: one cache line each. */
+struct pb_slot {
+	uint64_t	ops;			/* counted by pb_op() */
+	uint64_t	aux[PB_MAX_AUX];	/* workload extras (e.g. lost datagrams) */
+	int		window;			/* current repeat index, -1 outside a window */
+	int		pad;
+} __attribute__((aligned(64)));
+
+struct pb_hist;
+
+struct pb_role_ctx {
+	int		role;		/* 0 or 1 for pairs, 0 for workers */
+	int		instance;	/* 0 .. nr_instances-1 */
+	int		nr_instances;
+	int		cpu;		/* planned CPU (OS index) */
+	const void	*opts;		/* the workload's options, read only */
+	void		*shared;	/* made by setup(), seen by every role */
+	void		*priv;		/* the role's own, set by init() */
+	struct pb_slot	*slot;
+	volatile int	*stopflag;
+	struct pb_hist	**hist;		/* per window latency histograms, or NULL */
+	int		nr_windows;
+	struct timespec	lat_t0;
+	char		*err;		/* failure reason, PB_ERR_MAX */
+};
+
+#define PB_ERR_MAX	256
+
+struct pb_setup_ctx {
+	const void	*opts;
+	int		nr_instances;	/* pairs or workers */
+	bool		threads;	/* tasks=threads */
+	void		*shared;	/* out: the workload's shared state */
+	char		*err;		/* failure reason, PB_ERR_MAX */
+};
+
+struct pb_metric {
+	const char	*name;		/* "rtt", "throughput" */
+	const char	*unit;		/* "us", "MB/s" */
+	bool		lower_better;
+	bool		rate;		/* averages use the harmonic mean */
+};
+
+struct pb_bench {
+	const char		*name;
+	const char		*summary;
+	enum pb_shape		shape;
+	const char		*roles[2];
+	const char		*instances_key;	/* "streams", "threads"; NULL: one */
+	const struct pb_key	*keys;		/* terminated by { .name = NULL } */
+	size_t			opts_size;
+	struct pb_metric	metric;
+	/* The metric when it depends on the options (else .metric). */
+	void	(*metric_for)(const void *opts, struct pb_metric *m);
+	int			primary_role;	/* whose ops define the metric; -1: all roles */
+	bool			latency;	/* keeps per-op latency histograms */
+	const char		*aux_names[PB_MAX_AUX];
+
+	/* Checks before anything runs (limits): 0, or -1 with err set. */
+	int	(*check)(const void *opts, int nr_instances, char *err);
+	/* In the job process, before roles start: make shared state. */
+	int	(*setup)(struct pb_setup_ctx *s);
+	/* In the role, pinned, before the gate opens. */
+	int	(*init)(struct pb_role_ctx *c);
+	/* Runs until pb_stop(); counts operations.  0 or -1 (pb_fail). */
+	int	(*loop)(struct pb_role_ctx *c);
+	void	(*fini)(struct pb_role_ctx *c);
+	void	(*teardown)(struct pb_setup_ctx *s);
+	/* The metric of one window from the primary role's ops summed. */
+	double	(*value)(const void *opts, uint64_t ops, double elapsed_s,
+			 int nr_instances);
+};
+
+static inline bool pb_stop(const struct pb_role_ctx *c)
+{
+	return __atomic_load_n(c->stopflag, __ATOMIC_RELAXED) != 0;
+}
+
+static inline void pb_ops_add(struct pb_role_ctx *c, uint64_t n)
+{
+	uint64_t v = __atomic_load_n(&c->slot->ops, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&c->slot->ops, v + n, __ATOMIC_RELAXED);
+}
+
+static inline void pb_op(struct pb_role_ctx *c)
+{
+	pb_ops_add(c, 1);
+}
+
+static inline void pb_aux_add(struct pb_role_ctx *c, int i, uint64_t n)
+{
+	uint64_t v = __atomic_load_n(&c->slot->aux[i], __ATOMIC_RELAXED);
+
+	__atomic_store_n(&c->slot->aux[i], v + n, __ATOMIC_RELAXED);
+}
+
+/* Per-op latency, timed by the harness (CLOCK_MONOTONIC). */
+void pb_lat_begin(struct pb_role_ctx *c);
+void pb_lat_end(struct pb_role_ctx *c);
+
+/* Record a failure reason (with strerror(err) when err != 0); returns -1. */
+int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Shared memory for setup(): visible to roles in processes and threads. */
+void *pb_shm_alloc(size_t size);
+void pb_shm_free(void *p, size_t size);
+
+/* The workload table (benches/benches.c). */
+extern const struct pb_bench *const pb_benches[];
+const struct pb_bench *pb_bench_find(const char *name);
+
+#endif

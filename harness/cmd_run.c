@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
+ *
+ * Everything a user can get wrong (options, job files, event names,
+ * limits) is checked before anything runs: exit 2 with a message.  Then
+ * every job runs at every placement; a failed job does not stop the
+ * others; results are saved atomically, one file per job file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "result.h"
+
+struct run_opts {
+	const char	*outdir;
+	bool		json;
+	bool		quiet;
+	bool		dry_run;
+	const char	*label;
+	const char	*topology;
+	struct pb_kv	*over;
+	int		nr_over;
+	char		*cmdline;
+	char		kernel[65];
+};
+
+enum { OPT_FORMAT = 256, OPT_REPEATS, OPT_DURATION, OPT_PLACEMENT, OPT_SET,
+       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP };
+
+static const struct option run_longopts[] = {
+	{ "output",	required_argument, NULL, 'o' },
+	{ "format",	required_argument, NULL, OPT_FORMAT },
+	{ "repeats",	required_argument, NULL, OPT_REPEATS },
+	{ "duration",	required_argument, NULL, OPT_DURATION },
+	{ "warmup",	required_argument, NULL, OPT_WARMUP },
+	{ "placement",	required_argument, NULL, OPT_PLACEMENT },
+	{ "set",	required_argument, NULL, OPT_SET },
+	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "label",	required_argument, NULL, OPT_LABEL },
+	{ "topology",	required_argument, NULL, OPT_TOPOLOGY },
+	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
+	{ "quiet",	no_argument,	   NULL, 'q' },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char run_help[] =
+"usage: pinbench run [OPTIONS] JOBFILE...\n"
+"       pinbench bench NAME [KEY=VALUE...] [OPTIONS]\n"
+"\n"
+"  -o, --output DIR       results folder (default results/); files go to\n"
+"                         DIR/<label>/<UTC timestamp>-<job file>.json\n"
+"      --format text|json what goes to stdout (default text)\n"
+"      --repeats N        override repeats= of every job\n"
+"      --duration SEC     override duration= (seconds per repeat, may be fractional)\n"
+"      --warmup SEC       override warmup=\n"
+"      --placement LIST   override placement= (e.g. same-cpu,same-socket)\n"
+"      --set KEY=VALUE    override any job key (repeatable)\n"
+"      --events LIST      counter events (libpfm4 names, software events, tracepoints)\n"
+"      --label TEXT       label of this run (default: the kernel release)\n"
+"      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
+"                         only with --dry-run (workloads run on this machine only)\n"
+"      --dry-run          check the job files and print the plan; run nothing\n"
+"  -q, --quiet            no progress line, no tables (JSON still saved)\n"
+"  -h, --help             this text\n"
+"\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
+
+static void add_over(struct run_opts *o, const char *key, const char *val,
+		     const char *origin)
+{
+	struct pb_kv *kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
+
+	if (!kv)
+		abort();
+	o->over = kv;
+	kv[o->nr_over].key = strdup(key);
+	kv[o->nr_over].val = strdup(val);
+	kv[o->nr_over].origin = strdup(origin);
+	kv[o->nr_over].line = 0;
+	o->nr_over++;
+}
+
+static void free_opts(struct run_opts *o)
+{
+	for (int i = 0; i < o->nr_over; i++) {
+		free(o->over[i].key);
+		free(o->over[i].val);
+		free(o->over[i].origin);
+	}
+	free(o->over);
+	free(o->cmdline);
+}
+
+/* KEY=VALUE into an override; -1 when there is no '='. */
+static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
+{
+	const char *eq = strchr(arg, '=');
+	char key[128];
+
+	if (!eq || eq == arg || eq - arg >= (int)sizeof(key))
+		return -1;
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	add_over(o, key, eq + 1, origin);
+	return 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 16;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	s = calloc(1, n);
+	if (!s)
+		return NULL;
+	snprintf(s, n, "pinbench");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
+{
+	struct utsname u;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "results";
+	uname(&u);
+	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
+	o->label = o->kernel;
+	o->cmdline = join_args(argc, argv);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", run_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->outdir = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'h': fputs(run_help, stdout); return 0;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n",
+					cmd, optarg);
+				return 2;
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		case OPT_REPEATS: add_over(o, "repeats", optarg, "--repeats"); break;
+		case OPT_DURATION: add_over(o, "duration", optarg, "--duration"); break;
+		case OPT_WARMUP: add_over(o, "warmup", optarg, "--warmup"); break;
+		case OPT_PLACEMENT: add_over(o, "placement", optarg, "--placement"); break;
+		case OPT_EVENTS: add_over(o, "events", optarg, "--events"); break;
+		case OPT_SET:
+			if (add_kv_arg(o, optarg, "--set")) {
+				fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n",
+					cmd, optarg);
+				return 2;
+			}
+			break;
+		case OPT_LABEL: o->label = optarg; break;
+		case OPT_TOPOLOGY: o->topology = optarg; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		default:
+			fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
+			return 2;
+		}
+	}
+	if (!*o->label || strchr(o->label, '/')) {
+		fprintf(stderr, "pinbench %s: --label '%s': must be non-empty, without '/'\n",
+			cmd, o->label);
+		return 2;
+	}
+	return -1;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	pb_interrupted = 1;
+}
+
+/* Checks before anything runs: events, workload limits. */
+static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
+{
+	char err[PB_ERR_MAX];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
+			fprintf(stderr, "pinbench: %s:%d: job '%s': events: %s\n",
+				j->file ? j->file : "command line", j->line, j->name, err);
+			return 2;
+		}
+		if (j->bench->check && j->bench->check(j->opts, j->nr_instances, err)) {
+			fprintf(stderr, "pinbench: %s:%d: job '%s': %s\n",
+				j->file ? j->file : "command line", j->line, j->name, err);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static void migration_check(struct pb_result *r)
+{
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0 && t->seen[k] != t->planned)
+				pb_anomaly_add(&r->anomalies, "migration", PB_SEV_ERROR,
+					"check cpusets/isolcpus: something moved a pinned task",
+					"%s/%d planned on CPU %d, seen on CPU %d",
+					r->job->bench->roles[t->role], t->instance,
+					t->planned, t->seen[k]);
+	}
+}
+
+/* Refused events, said once per run. */
+static void say_unsupported(const struct pb_result *r, char (*said)[96], int *nsaid)
+{
+	for (int e = 0; e < r->evl.nr; e++) {
+		const struct pb_event *ev = &r->evl.ev[e];
+		int k;
+
+		if (!ev->status)
+			continue;
+		for (k = 0; k < *nsaid; k++)
+			if (!strcmp(said[k], ev->name))
+				break;
+		if (k < *nsaid || *nsaid >= 64)
+			continue;
+		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
+		fprintf(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
+	}
+}
+
+static void iso_now(char *buf, size_t len, const char *fmt)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, fmt, &tm);
+}
+
+static int save_run(const struct run_opts *o, struct pb_run *run, const char *base,
+		    char *path, size_t len)
+{
+	char dir[PATH_MAX], ts[32], err[PATH_MAX + 64];
+	json_t *j;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label);
+	if (pb_mkdirs(dir)) {
+		fprintf(stderr, "pinbench: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	iso_now(ts, sizeof(ts), "%Y%m%dT%H%M%SZ");
+	if (snprintf(path, len, "%s/%s-%s.json", dir, ts, base) >= (int)len) {
+		fprintf(stderr, "pinbench: result path too long: %s\n", dir);
+		return -1;
+	}
+	for (int n = 2; access(path, F_OK) == 0 && n < 1000; n++)
+		if (snprintf(path, len, "%s/%s-%s-%d.json", dir, ts, base, n) >= (int)len)
+			return -1;
+	j = pb_run_json(run);
+	rc = pb_json_write_atomic(path, j, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "pinbench: %s\n", err);
+	if (o->json && !rc)
+		json_dumpf(j, stdout, JSON_INDENT(1)), fputc('\n', stdout);
+	json_decref(j);
+	return rc;
+}
+
+static void file_base(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	snprintf(buf, len, "%s", b ? b + 1 : path);
+	n = strlen(buf);
+	if (n > 4 && !strcmp(buf + n - 4, ".ini"))
+		buf[n - 4] = 0;
+}
+
+static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
+{
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+		int cpus[4096];
+		char reason[256];
+
+		fprintf(f, "%s (%s): %d x %g s%s\n", j->name, j->bench->name, j->repeats,
+			j->duration, j->threads ? ", threads" : "");
+		if (!j->nr_placements) {
+			fprintf(f, "  cpus         ");
+			for (int k = 0; k < j->nr_cpus; k++)
+				fprintf(f, "%s%d", k ? "," : "", j->cpus[k]);
+			fputc('\n', f);
+		}
+		for (int p = 0; p < j->nr_placements; p++) {
+			fprintf(f, "  %-12s ", j->placements[p]);
+			if (n > 4096 || pb_place(t, j->placements[p], j->nr_instances,
+						 cpus, reason, sizeof(reason))) {
+				fprintf(f, "skipped: %s\n", reason);
+				continue;
+			}
+			for (int k = 0; k < 2 * j->nr_instances && k < n; k++)
+				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* Run every job of one job file (or the ad-hoc job); returns 0, 1 or 2. */
+static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
+		      const char *config, struct pb_jobset *js)
+{
+	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
+	struct pb_run run = { .label = o->label, .config = config,
+			      .cmdline = o->cmdline, .topo = t };
+	char path[PATH_MAX], base[128], said[64][96];
+	int nres = 0, nsaid = 0, failed = 0, rc;
+
+	if (!evl)
+		return 2;
+	rc = check_jobs(js, evl);
+	if (rc)
+		goto out;
+	for (int i = 0; i < js->nr; i++)
+		nres += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
+	run.results = calloc(nres, sizeof(*run.results));
+	if (!run.results) {
+		rc = 2;
+		goto out;
+	}
+	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
+	for (int i = 0; i < js->nr && !pb_interrupted; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int np = j->nr_placements ? j->nr_placements : 1, from = run.nr;
+
+		for (int p = 0; p < np && !pb_interrupted; p++) {
+			struct pb_result *r = &run.results[run.nr++];
+
+			pb_run_job(t, j, j->nr_placements ? j->placements[p] : NULL,
+				   &evl[i], r);
+			migration_check(r);
+			say_unsupported(r, said, &nsaid);
+			failed |= r->status == PB_FAILED;
+		}
+		if (!o->quiet && !o->json) {
+			struct pb_run view = run;
+
+			view.results += from;
+			view.nr = run.nr - from;
+			pb_run_print_text(&view, stdout);
+			fflush(stdout);
+		}
+	}
+	file_base(config ? config : "bench", base, sizeof(base));
+	if (!config)
+		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
+	rc = save_run(o, &run, base, path, sizeof(path)) ? 1 : failed;
+	if (!rc || rc == 1)
+		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", path);
+	if (pb_interrupted)
+		fprintf(stderr, "pinbench: interrupted; finished jobs saved\n");
+	if (pb_interrupted)
+		rc = 1;
+out:
+	for (int i = 0; i < run.nr; i++)
+		pb_result_free(&run.results[i]);
+	free(run.results);
+	free(evl);
+	return rc;
+}
+
+static int load_topo(const struct run_opts *o, struct pb_topo **t, const char *cmd)
+{
+	char err[512];
+
+	if (pb_topo_load(t, o->topology, err, sizeof(err))) {
+		fprintf(stderr, "pinbench %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (o->topology && !o->dry_run) {
+		fprintf(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
+			"only on this machine's topology (use --dry-run to plan)\n", cmd, o->topology);
+		pb_topo_free(*t);
+		return 2;
+	}
+	return -1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
+{
+	struct pb_jobset *sets = calloc(n, sizeof(*sets));
+	char err[1024];
+	int rc = 0;
+
+	if (!sets)
+		return 2;
+	for (int i = 0; i < n; i++) {	/* every file checked before anything runs */
+		if (pb_jobs_load(files[i], NULL, o->over, o->nr_over,
+				 pb_topo_nr_cpus(t), &sets[i], err, sizeof(err))) {
+			fprintf(stderr, "pinbench: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+	}
+	if (o->dry_run) {
+		for (int i = 0; i < n; i++)
+			print_plan(t, &sets[i], stdout);
+		goto out;
+	}
+	install_signals();
+	for (int i = 0; i < n && !pb_interrupted; i++) {
+		int r = run_jobset(o, t, files[i], &sets[i]);
+
+		if (r > rc)
+			rc = r;
+	}
+out:
+	for (int i = 0; i < n; i++)
+		pb_jobset_free(&sets[i]);
+	free(sets);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	int rc = parse_run_opts(argc, argv, &o, "run");
+
+	if (rc >= 0)
+		goto out;
+	if (optind >= argc) {
+		fprintf(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
+		rc = 2;
+		goto out;
+	}
+	rc = load_topo(&o, &t, "run");
+	if (rc >= 0)
+		goto out;
+	pb_show_progress = !o.quiet;
+	rc = run_files(&o, t, argc - optind, argv + optind);
+	pb_topo_free(t);
+out:
+	free_opts(&o);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	struct pb_jobset js = { 0 };
+	char err[1024];
+	int rc = parse_run_opts(argc, argv, &o, "bench");
+
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	if (optind >= argc) {
+		fprintf(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
+		goto out;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		if (add_kv_arg(&o, argv[i], "command line")) {
+			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+			goto out;
+		}
+	}
+	rc = load_topo(&o, &t, "bench");
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	if (pb_jobs_load(NULL, argv[optind], o.over, o.nr_over, pb_topo_nr_cpus(t),
+			 &js, err, sizeof(err))) {
+		fprintf(stderr, "pinbench bench: %s\n", err);
+		goto out_topo;
+	}
+	pb_show_progress = !o.quiet;
+	if (o.dry_run) {
+		print_plan(t, &js, stdout);
+		rc = 0;
+	} else {
+		install_signals();
+		rc = run_jobset(&o, t, NULL, &js);
+	}
+	pb_jobset_free(&js);
+out_topo:
+	pb_topo_free(t);
+out:
+	free_opts(&o);
+	return rc;
+}
+
+static void list_keys(const struct pb_key *k, FILE *f)
+{
+	char d[64];
+
+	for (; k->name; k++) {
+		if (k->flags & PB_KEY_HIDDEN)
+			continue;
+		pb_key_describe(k, d, sizeof(d));
+		fprintf(f, "    %-11s %-22s default %-10s %s\n", k->name, d,
+			k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
+	}
+}
+
+static json_t *keys_json(const struct pb_key *k)
+{
+	json_t *a = json_array();
+	char d[64];
+
+	for (; k->name; k++) {
+		if (k->flags & PB_KEY_HIDDEN)
+			continue;
+		pb_key_describe(k, d, sizeof(d));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name,
+			"type", d, "default", k->def ? k->def : "", "help", k->help ? k->help : ""));
+	}
+	return a;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	bool json = argc > 1 && (!strcmp(argv[1], "--format=json") ||
+				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
+	json_t *a = json_array();
+
+	if (argc > 1 && !json) {
+		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
+			"usage: pinbench list [--format text|json]\n");
+		json_decref(a);
+		return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
+	}
+	for (int i = 0; pb_benches[i]; i++) {
+		const struct pb_bench *b = pb_benches[i];
+		struct pb_metric m = b->metric;
+
+		if (json) {
+			json_array_append_new(a, json_pack("{s:s, s:s, s:[s, s*], s:{s:s, s:s, s:s}, s:o}",
+				"name", b->name, "summary", b->summary, "roles", b->roles[0],
+				b->shape == PB_SHAPE_PAIR ? b->roles[1] : NULL,
+				"metric", "name", m.name, "unit", m.unit,
+				"better", m.lower_better ? "lower" : "higher",
+				"keys", keys_json(b->keys)));
+			continue;
+		}
+		printf("%s - %s\n  roles: %s%s%s; metric: %s (%s, %s is better)%s\n", b->name,
+		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
+		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", m.name, m.unit,
+		       m.lower_better ? "lower" : "higher",
+		       b->metric_for ? " (depends on keys)" : "");
+		list_keys(b->keys, stdout);
+	}
+	if (json) {
+		json_t *o = json_pack("{s:o, s:o}", "benches", a, "common_keys",
+				      keys_json(pb_common_keys));
+
+		json_dumpf(o, stdout, JSON_INDENT(1));
+		fputc('\n', stdout);
+		json_decref(o);
+		return 0;
+	}
+	json_decref(a);
+	printf("keys of every workload:\n");
+	list_keys(pb_common_keys, stdout);
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmds.h - the subcommands.  Each parses its own argv (argv[0] is the
+ * subcommand name) and returns the process exit code: 0 ok, 1 something
+ * failed or was flagged, 2 usage error.  Only main() exits.
+ */
+#ifndef PINBENCH_CMDS_H
+#define PINBENCH_CMDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_topo(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_nightly(int argc, char **argv);
+int cmd_server(int argc, char **argv);
+
+#endif

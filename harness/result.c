@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * result.c - results as JSON and text.  See result.h; the JSON schema is
+ * documented in README.md ("Result files").
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "result.h"
+
+static const char *const status_names[] = { "ok", "skipped", "failed" };
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !c)
+			continue;
+		c += 2;
+		c[strcspn(c, "\n")] = 0;
+		snprintf(buf, len, "%s", c);
+		break;
+	}
+	fclose(f);
+}
+
+json_t *pb_host_json(const struct pb_topo *t)
+{
+	struct utsname u;
+	char host[256] = "", model[256];
+
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	cpu_model(model, sizeof(model));
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:n, s:o}",
+			 "hostname", host, "kernel", u.release,
+			 "kernel_version", u.version, "machine", u.machine,
+			 "cpu_model", model, "nominal_mhz",
+			 "topology", pb_topo_summary_json(t));
+}
+
+static json_t *params_json(const struct pb_job *j)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < j->nr_kv; i++)
+		json_object_set_new(o, j->kv[i].key, json_string(j->kv[i].val));
+	return o;
+}
+
+static json_t *cpus_json(const struct pb_result *r)
+{
+	const struct pb_bench *b = r->job->bench;
+	json_t *a = json_array();
+
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+		json_t *seen = json_array();
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0 && (k == 0 || t->seen[1] != t->seen[0]))
+				json_array_append_new(seen, json_integer(t->seen[k]));
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:o}",
+			"role", b->roles[t->role], "instance", t->instance,
+			"planned", t->planned, "seen", seen));
+	}
+	return a;
+}
+
+static json_t *count_json(const struct pb_event *e, const struct pb_count *c)
+{
+	json_t *o;
+
+	switch (c->status) {
+	case PB_CNT_UNSUPPORTED:
+		return json_pack("{s:s, s:s}", "status", "not supported",
+				 "reason", e->reason);
+	case PB_CNT_NOT_COUNTED:
+		return json_pack("{s:s}", "status", "not counted");
+	case PB_CNT_OTHER_PASS:
+		return json_pack("{s:s, s:i}", "status", "other pass", "pass", e->pass);
+	default:
+		break;
+	}
+	o = json_pack("{s:I, s:I, s:I}", "value", (json_int_t)c->value,
+		      "enabled_ns", (json_int_t)c->enabled,
+		      "running_ns", (json_int_t)c->running);
+	if (c->running < c->enabled) {
+		json_object_set_new(o, "scaled", json_real(pb_count_scaled(c)));
+		json_object_set_new(o, "percent",
+				    json_real(c->enabled ? 100.0 * c->running / c->enabled : 0));
+	}
+	return o;
+}
+
+static json_t *counters_json(const struct pb_result *r, const struct pb_rep *rep)
+{
+	json_t *o = json_object();
+
+	for (int k = 0; k < r->nr_groups; k++) {
+		json_t *g = json_object();
+
+		for (int e = 0; e < r->evl.nr; e++)
+			json_object_set_new(g, r->evl.ev[e].name,
+				count_json(&r->evl.ev[e],
+					   &rep->counts[(size_t)k * r->evl.nr + e]));
+		json_object_set_new(o, r->group_names[k], g);
+	}
+	return o;
+}
+
+static json_t *latency_json(const struct pb_hist *h)
+{
+	if (!h || !h->count)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+			 "count", (json_int_t)h->count,
+			 "mean", pb_hist_mean(h) / 1e3,
+			 "min", h->min / 1e3,
+			 "p50", pb_hist_quantile(h, 0.50) / 1e3,
+			 "p90", pb_hist_quantile(h, 0.90) / 1e3,
+			 "p99", pb_hist_quantile(h, 0.99) / 1e3,
+			 "p99.9", pb_hist_quantile(h, 0.999) / 1e3,
+			 "max", h->max / 1e3);
+}
+
+static json_t *rep_json(const struct pb_result *r, const struct pb_rep *rep)
+{
+	const struct pb_bench *b = r->job->bench;
+	json_t *o = json_pack("{s:f, s:I, s:f, s:f, s:i}",
+			      "value", rep->value, "ops", (json_int_t)rep->ops,
+			      "elapsed_s", rep->elapsed_s,
+			      "ops_per_s", rep->elapsed_s > 0 ? rep->ops / rep->elapsed_s : 0.0,
+			      "pass", rep->pass);
+
+	for (int k = 0; k < PB_MAX_AUX; k++)
+		if (b->aux_names[k])
+			json_object_set_new(o, b->aux_names[k],
+					    json_integer((json_int_t)rep->aux[k]));
+	if (b->latency)
+		json_object_set_new(o, "latency", latency_json(rep->lat));
+	if (r->nr_tasks > 1 && rep->task_ops) {
+		json_t *a = json_array();
+
+		for (int i = 0; i < r->nr_tasks; i++)
+			json_array_append_new(a, json_integer((json_int_t)rep->task_ops[i]));
+		json_object_set_new(o, "task_ops", a);
+	}
+	json_object_set_new(o, "counters", counters_json(r, rep));
+	return o;
+}
+
+static json_t *summary_json(const struct pb_result *r)
+{
+	const struct pb_summary *s = &r->summary;
+	json_t *o;
+
+	if (!r->nr_reps || r->status != PB_OK)
+		return json_null();
+	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[f, f], s:s}",
+		      "n", s->n, "mean", s->mean, "stddev", s->stddev,
+		      "min", s->min, "median", s->median, "max", s->max,
+		      "cv", s->cv, "ci95", s->ci_lo, s->ci_hi,
+		      "mean_kind", r->metric.rate ? "harmonic" : "arithmetic");
+	if (r->job->bench->latency) {
+		struct pb_hist *all = malloc(sizeof(*all));
+
+		if (all) {
+			pb_hist_init(all);
+			for (int i = 0; i < r->nr_reps; i++)
+				if (r->reps[i].lat)
+					pb_hist_merge(all, r->reps[i].lat);
+			json_object_set_new(o, "latency", latency_json(all));
+			free(all);
+		}
+	}
+	return o;
+}
+
+json_t *pb_result_json(const struct pb_result *r)
+{
+	const struct pb_job *j = r->job;
+	json_t *reps = json_array();
+
+	for (int i = 0; i < r->nr_reps; i++)
+		json_array_append_new(reps, rep_json(r, &r->reps[i]));
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:f}",
+		"name", j->name, "bench", j->bench->name, "placement", r->placement,
+		"status", status_names[r->status], "reason", jstr_or_null(r->reason),
+		"params", params_json(j),
+		"metric", "name", r->metric.name, "unit", r->metric.unit,
+		"better", r->metric.lower_better ? "lower" : "higher",
+		"cpus", cpus_json(r), "repeats", reps,
+		"summary", summary_json(r),
+		"anomalies", pb_anomalies_json(&r->anomalies),
+		"wall_s", r->wall_s);
+}
+
+json_t *pb_run_json(const struct pb_run *run)
+{
+	json_t *jobs = json_array();
+	json_t *host = pb_host_json(run->topo);
+
+	for (int i = 0; i < run->nr; i++)
+		json_array_append_new(jobs, pb_result_json(&run->results[i]));
+	if (run->environment)
+		json_object_set(host, "environment", run->environment);
+	return json_pack("{s:s, s:{s:s, s:s}, s:o, s:s, s:s, s:o, s:s, s:o}",
+			 "schema", PB_SCHEMA, "tool", "name", "pinbench",
+			 "version", PB_VERSION, "host", host,
+			 "started", run->started, "label", run->label,
+			 "config", jstr_or_null(run->config),
+			 "cmdline", run->cmdline, "jobs", jobs);
+}
+
+int pb_mkdirs(const char *path)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, len, "cannot create %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fchmod(fd, 0644);
+	rc = json_dumpfd(j, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	if (!rc && write(fd, "\n", 1) != 1)
+		rc = -1;
+	if (!rc)
+		rc = fsync(fd);
+	if (close(fd) < 0)
+		rc = -1;
+	if (!rc && rename(tmp, path) == 0)
+		return 0;
+	snprintf(err, len, "cannot write %s: %s", path, strerror(errno));
+	unlink(tmp);
+	return -1;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void print_header(const struct pb_result *r, FILE *f)
+{
+	const struct pb_job *j = r->job;
+	const struct pb_bench *b = j->bench;
+	char keys[256] = "";
+	size_t n = 0;
+
+	for (int k = 0; b->keys[k].name; k++) {
+		const char *v = pb_job_get(j, b->keys[k].name);
+
+		if (v && n < sizeof(keys))
+			n += snprintf(keys + n, sizeof(keys) - n, "%s%s=%s",
+				      n ? " " : "", b->keys[k].name, v);
+	}
+	fprintf(f, "\n%s: %s %s (%s, %s is better)\n", j->name, b->name,
+		r->metric.name, r->metric.unit, r->metric.lower_better ? "lower" : "higher");
+	if (j->loops)
+		fprintf(f, "  %s%s%d x %ld ops, %s\n", keys, *keys ? "; " : "", j->repeats,
+			j->loops, j->threads ? "threads" : "processes");
+	else
+		fprintf(f, "  %s%s%d x %g s, %s\n", keys, *keys ? "; " : "", j->repeats,
+			j->duration, j->threads ? "threads" : "processes");
+}
+
+static void cpus_text(const struct pb_result *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < r->nr_tasks && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%d", i ? "," : "", r->tasks[i].planned);
+	if (!r->nr_tasks)
+		snprintf(buf, len, "-");
+}
+
+static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
+{
+	char cpus[64], marks[16] = "";
+	int nm = 0;
+
+	cpus_text(r, cpus, sizeof(cpus));
+	fprintf(f, "%-13s %-*s", r->placement, width, cpus);
+	if (r->status == PB_SKIPPED || (r->status == PB_FAILED && !r->nr_reps)) {
+		fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
+		return;
+	}
+	for (int i = 0; i < reps; i++) {
+		if (i < r->nr_reps)
+			fprintf(f, " %9.4g", r->reps[i].value);
+		else
+			fprintf(f, " %9s", "-");
+	}
+	for (int i = 0; i < r->anomalies.nr && nm < 8; i++) {
+		const char *m = pb_anomaly_mark(r->anomalies.v[i].kind);
+
+		if (!strstr(marks, m) && r->anomalies.v[i].sev != PB_SEV_INFO)
+			nm += snprintf(marks + nm, sizeof(marks) - nm, "%s", m);
+	}
+	if (r->status == PB_OK)
+		fprintf(f, " %10.4f %9.4f %s\n", r->summary.mean, r->summary.stddev, marks);
+	else
+		fprintf(f, "  failed: %s\n", r->reason);
+}
+
+/* Per-op counters: summed over repeats, divided by ops summed. */
+static void print_per_op(const struct pb_result *r, FILE *f)
+{
+	uint64_t ops = 0;
+	int printed = 0;
+
+	if (r->status == PB_SKIPPED || !r->nr_reps)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		ops += r->reps[i].ops;
+	for (int e = 0; e < r->evl.nr; e++) {
+		double total = 0;
+		int counted = 0;
+		char parts[256] = "";
+		size_t n = 0;
+
+		for (int k = 0; k < r->nr_groups; k++) {
+			double v = 0;
+			int ok = 0;
+
+			for (int i = 0; i < r->nr_reps; i++) {
+				const struct pb_count *c =
+					&r->reps[i].counts[(size_t)k * r->evl.nr + e];
+
+				if (c->status == PB_CNT_OK) {
+					v += pb_count_scaled(c);
+					ok++;
+				}
+			}
+			if (!ok)
+				continue;
+			counted++;
+			total += v;
+			if (n < sizeof(parts))
+				n += snprintf(parts + n, sizeof(parts) - n, "%s%s %.4g",
+					      n ? ", " : "", r->group_names[k],
+					      ops ? v / ops : 0);
+		}
+		if (!printed++)
+			fprintf(f, "  %s: per op (%llu ops)\n", r->placement,
+				(unsigned long long)ops);
+		if (!counted)
+			fprintf(f, "    %-22s %s\n", r->evl.ev[e].name,
+				r->evl.ev[e].status ? r->evl.ev[e].reason : "not counted");
+		else
+			fprintf(f, "    %-22s %10.4g   (%s)\n", r->evl.ev[e].name,
+				ops ? total / ops : 0, parts);
+	}
+}
+
+static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
+{
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+
+		for (int k = 0; k < r->anomalies.nr; k++) {
+			const struct pb_anomaly *a = &r->anomalies.v[k];
+
+			if (a->sev == PB_SEV_INFO)
+				continue;
+			fprintf(f, "  %s %s [%s] %s: %s%s%s\n", pb_anomaly_mark(a->kind),
+				r->placement, pb_sev_name(a->sev), a->kind, a->message,
+				*a->advice ? " -- " : "", a->advice);
+		}
+	}
+}
+
+static void print_job(const struct pb_run *run, int from, int to, FILE *f)
+{
+	int reps = 0, width = 4;
+	char cpus[64];
+
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+
+		if (r->nr_reps > reps)
+			reps = r->nr_reps;
+		cpus_text(r, cpus, sizeof(cpus));
+		if ((int)strlen(cpus) > width)
+			width = strlen(cpus);
+	}
+	print_header(&run->results[from], f);
+	fprintf(f, "%-13s %-*s", "Placement", width, "CPUs");
+	for (int i = 0; i < reps; i++) {
+		char h[16];
+
+		snprintf(h, sizeof(h), "Test %d", i + 1);
+		fprintf(f, " %9s", h);
+	}
+	fprintf(f, " %10s %9s\n", "Average", "Stddev");
+	for (int i = from; i < to; i++)
+		print_row(&run->results[i], width, reps, f);
+	print_legend(run, from, to, f);
+	for (int i = from; i < to; i++)
+		print_per_op(&run->results[i], f);
+}
+
+void pb_run_print_text(const struct pb_run *run, FILE *f)
+{
+	int from = 0;
+
+	for (int i = 1; i <= run->nr; i++) {
+		if (i < run->nr && run->results[i].job == run->results[from].job)
+			continue;
+		print_job(run, from, i, f);
+		from = i;
+	}
+}

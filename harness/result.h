@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * result.h - a run's results as JSON (pinbench-result/1) and as text
+ * tables, and the atomic write of the result file.
+ */
+#ifndef PINBENCH_RESULT_H
+#define PINBENCH_RESULT_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "runner.h"
+
+#define PB_SCHEMA	"pinbench-result/1"
+
+struct pb_run {
+	const char		*label;
+	const char		*config;	/* job file, or NULL */
+	char			*cmdline;
+	char			started[32];	/* ISO-8601 UTC */
+	const struct pb_topo	*topo;
+	json_t			*environment;	/* or NULL */
+	struct pb_result	*results;
+	int			nr;
+};
+
+json_t *pb_run_json(const struct pb_run *run);
+json_t *pb_result_json(const struct pb_result *r);
+/* The host object: hostname, kernel, ..., topology. */
+json_t *pb_host_json(const struct pb_topo *t);
+/* Write j to path atomically (temp file in the same folder, fsync, rename). */
+int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
+/* mkdir -p */
+int pb_mkdirs(const char *path);
+
+/* Text tables: one per job, a row per placement, per-op counters below. */
+void pb_run_print_text(const struct pb_run *run, FILE *f);
+
+#endif

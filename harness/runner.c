@@ -1,0 +1,858 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * runner.c - one job at one placement: the job process, the role
+ * instances, the gate, the windows, the watchdog.  See runner.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+volatile int pb_interrupted;
+bool pb_show_progress = true;
+
+/* What the job process and the roles share with the main process. */
+struct shm_hdr {
+	int			stop;
+	int			gate;
+	int			nready;
+	int			nwin_done;
+	int			failed;
+	char			reason[PB_ERR_MAX];
+	struct pb_evlist	evl;
+};
+
+struct shm_task {
+	struct pb_task	t;
+	pid_t		tid;
+	int		failed;
+	int		done;
+	char		err[PB_ERR_MAX];
+};
+
+struct shm_win {
+	double		elapsed;
+	uint64_t	ops;
+	uint64_t	aux[PB_MAX_AUX];
+	int		pass;
+};
+
+struct layout {
+	size_t	tasks, slots, wins, task_ops, counts, hist, size;
+};
+
+/* Everything the job process needs; copied into it by fork. */
+struct job_ctx {
+	const struct pb_topo	*topo;
+	const struct pb_job	*job;
+	const struct pb_bench	*bench;
+	int			nr_tasks;
+	int			nr_groups;
+	int			nr_wins;	/* repeats x passes */
+	int			*group_cpu;	/* counters=cpu: the CPU of each group */
+	struct layout		lay;
+	char			*shm;
+	struct pb_setup_ctx	setup;
+	char			setup_err[PB_ERR_MAX];
+};
+
+#define ALIGN64(x)	(((x) + 63) & ~(size_t)63)
+
+static void layout_compute(struct job_ctx *x, bool latency)
+{
+	struct layout *l = &x->lay;
+	size_t off = ALIGN64(sizeof(struct shm_hdr));
+
+	l->tasks = off;
+	off = ALIGN64(off + x->nr_tasks * sizeof(struct shm_task));
+	l->slots = off;
+	off = ALIGN64(off + x->nr_tasks * sizeof(struct pb_slot));
+	l->wins = off;
+	off = ALIGN64(off + x->nr_wins * sizeof(struct shm_win));
+	l->task_ops = off;
+	off = ALIGN64(off + (size_t)x->nr_wins * x->nr_tasks * sizeof(uint64_t));
+	l->counts = off;
+	off = ALIGN64(off + (size_t)x->nr_wins * x->nr_groups *
+		      PB_MAX_EVENTS * sizeof(struct pb_count));
+	l->hist = off;
+	if (latency)
+		off = ALIGN64(off + (size_t)x->nr_tasks * x->nr_wins *
+			      sizeof(struct pb_hist));
+	l->size = off;
+}
+
+static struct shm_hdr *HDR(const struct job_ctx *x)
+{
+	return (struct shm_hdr *)x->shm;
+}
+
+static struct shm_task *TASK(const struct job_ctx *x, int i)
+{
+	return (struct shm_task *)(x->shm + x->lay.tasks) + i;
+}
+
+static struct pb_slot *SLOT(const struct job_ctx *x, int i)
+{
+	return (struct pb_slot *)(x->shm + x->lay.slots) + i;
+}
+
+static struct shm_win *WIN(const struct job_ctx *x, int w)
+{
+	return (struct shm_win *)(x->shm + x->lay.wins) + w;
+}
+
+static uint64_t *TASK_OPS(const struct job_ctx *x, int w)
+{
+	return (uint64_t *)(x->shm + x->lay.task_ops) + (size_t)w * x->nr_tasks;
+}
+
+static struct pb_count *COUNTS(const struct job_ctx *x, int w, int g)
+{
+	return (struct pb_count *)(x->shm + x->lay.counts) +
+	       ((size_t)w * x->nr_groups + g) * PB_MAX_EVENTS;
+}
+
+static struct pb_hist *HIST(const struct job_ctx *x, int task, int w)
+{
+	return (struct pb_hist *)(x->shm + x->lay.hist) +
+	       (size_t)task * x->nr_wins + w;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static long futex(int *uaddr, int op, int val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;	/* interrupts blocking calls; roles then see the stop flag */
+}
+
+/* ---------------------------------------------------------------- roles */
+
+struct role_arg {
+	struct job_ctx	*x;
+	int		i;
+	pthread_t	thread;
+	pid_t		pid;
+};
+
+static void role_fail(struct job_ctx *x, int i, const char *fmt, int a, int b)
+{
+	struct shm_task *st = TASK(x, i);
+
+	snprintf(st->err, sizeof(st->err), fmt, a, b);
+	st->failed = 1;
+}
+
+static void gate_wait(struct job_ctx *x)
+{
+	struct shm_hdr *h = HDR(x);
+
+	while (!__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
+		futex(&h->gate, FUTEX_WAIT, 0);
+}
+
+static void role_run(struct job_ctx *x, int i)
+{
+	struct shm_task *st = TASK(x, i);
+	struct shm_hdr *h = HDR(x);
+	struct pb_hist *hist[x->nr_wins > 0 ? x->nr_wins : 1];
+	struct pb_role_ctx c = {
+		.role = st->t.role, .instance = st->t.instance,
+		.nr_instances = x->job->nr_instances, .cpu = st->t.planned,
+		.opts = x->job->opts, .shared = x->setup.shared,
+		.slot = SLOT(x, i), .stopflag = &h->stop,
+		.nr_windows = x->nr_wins, .err = st->err,
+	};
+	int rc;
+
+	st->tid = (pid_t)syscall(SYS_gettid);
+	if (x->bench->latency) {
+		for (int w = 0; w < x->nr_wins; w++)
+			hist[w] = HIST(x, i, w);
+		c.hist = hist;
+	}
+	rc = pb_topo_bind_thread(x->topo, st->t.planned);
+	st->t.seen[0] = sched_getcpu();
+	if (rc)
+		role_fail(x, i, "cannot pin to CPU %d: error %d", st->t.planned, -rc);
+	else if (st->t.seen[0] != st->t.planned)
+		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
+			  st->t.planned, st->t.seen[0]);
+	else if (x->bench->init && x->bench->init(&c))
+		st->failed = 1;
+	__atomic_fetch_add(&h->nready, 1, __ATOMIC_RELEASE);
+	if (st->failed)
+		goto out;
+	gate_wait(x);
+	if (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED) && x->bench->loop(&c))
+		st->failed = 1;
+	st->t.seen[1] = sched_getcpu();
+	if (x->bench->fini)
+		x->bench->fini(&c);
+out:
+	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+}
+
+static void *role_thread(void *arg)
+{
+	struct role_arg *ra = arg;
+
+	role_run(ra->x, ra->i);
+	return NULL;
+}
+
+static int spawn_roles(struct job_ctx *x, struct role_arg *ra)
+{
+	for (int i = 0; i < x->nr_tasks; i++) {
+		ra[i].x = x;
+		ra[i].i = i;
+		ra[i].pid = -1;
+		if (x->job->threads) {
+			int e = pthread_create(&ra[i].thread, NULL, role_thread, &ra[i]);
+
+			if (e)
+				return -e;
+			continue;
+		}
+		ra[i].pid = fork();
+		if (ra[i].pid < 0)
+			return -errno;
+		if (ra[i].pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			role_run(x, i);
+			_exit(0);
+		}
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- job process */
+
+static void __attribute__((format(printf, 2, 3)))
+job_fail(struct job_ctx *x, const char *fmt, ...)
+{
+	struct shm_hdr *h = HDR(x);
+	va_list ap;
+
+	if (h->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(h->reason, sizeof(h->reason), fmt, ap);
+	va_end(ap);
+	h->failed = 1;
+}
+
+static void task_name(const struct job_ctx *x, int i, char *buf, size_t len)
+{
+	const struct pb_task *t = &TASK(x, i)->t;
+
+	snprintf(buf, len, "%s/%d", x->bench->roles[t->role], t->instance);
+}
+
+/* A role that failed or died: mark the job failed.  True when one did. */
+static bool roles_failed(struct job_ctx *x, struct role_arg *ra)
+{
+	char who[64], why[PB_ERR_MAX];
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct shm_task *st = TASK(x, i);
+		int status;
+
+		task_name(x, i, who, sizeof(who));
+		if (st->failed) {
+			job_fail(x, "role %s: %s", who, st->err[0] ? st->err : "failed");
+			return true;
+		}
+		if (ra[i].pid > 0 && !st->done &&
+		    waitpid(ra[i].pid, &status, WNOHANG) == ra[i].pid) {
+			ra[i].pid = -1;
+			if (WIFSIGNALED(status))
+				snprintf(why, sizeof(why), "killed by signal %d (%s)",
+					 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			else
+				snprintf(why, sizeof(why), "exited with status %d",
+					 WEXITSTATUS(status));
+			job_fail(x, "role %s %s", who, why);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool wait_ready(struct job_ctx *x, struct role_arg *ra)
+{
+	double deadline = now_s() + 30;
+
+	while (__atomic_load_n(&HDR(x)->nready, __ATOMIC_ACQUIRE) < x->nr_tasks) {
+		if (roles_failed(x, ra))
+			return false;
+		if (now_s() > deadline) {
+			job_fail(x, "roles not ready after 30 s");
+			return false;
+		}
+		sleep_s(0.001);
+	}
+	return !roles_failed(x, ra);
+}
+
+static uint64_t primary_ops(const struct job_ctx *x)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int role = TASK(x, i)->t.role;
+
+		if (x->bench->primary_role < 0 || role == x->bench->primary_role)
+			sum += __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+	}
+	return sum;
+}
+
+static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux)
+{
+	memset(aux, 0, PB_MAX_AUX * sizeof(*aux));
+	for (int i = 0; i < x->nr_tasks; i++) {
+		ops[i] = __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+		for (int k = 0; k < PB_MAX_AUX; k++)
+			aux[k] += __atomic_load_n(&SLOT(x, i)->aux[k], __ATOMIC_RELAXED);
+	}
+}
+
+static void set_window(struct job_ctx *x, int w)
+{
+	for (int i = 0; i < x->nr_tasks; i++)
+		__atomic_store_n(&SLOT(x, i)->window, w, __ATOMIC_RELAXED);
+}
+
+static void read_groups(struct job_ctx *x, struct pb_group **g, struct pb_count *out)
+{
+	struct pb_evlist *l = &HDR(x)->evl;
+
+	for (int k = 0; k < x->nr_groups; k++) {
+		struct pb_count *c = out + (size_t)k * PB_MAX_EVENTS;
+
+		if (!g[k] || pb_group_read(g[k], c) < 0)
+			for (int e = 0; e < l->nr; e++)
+				c[e] = (struct pb_count){ .status = PB_CNT_NOT_COUNTED };
+	}
+}
+
+/* Wait out one window: duration seconds, or until loops ops. */
+static void window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
+			double rate)
+{
+	const struct pb_job *j = x->job;
+	double t0 = now_s();
+
+	if (!j->loops) {
+		sleep_s(j->duration);
+		return;
+	}
+	if (rate > 0)
+		sleep_s(0.9 * j->loops / rate);
+	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !HDR(x)->failed) {
+		if (now_s() - t0 > 1 && roles_failed(x, ra))
+			return;
+		sleep_s(rate > 0 ? 0.0002 : 0.001);
+	}
+}
+
+static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
+		       int w0, double rate, struct pb_group **g)
+{
+	struct pb_count *start = calloc((size_t)x->nr_groups * PB_MAX_EVENTS,
+					sizeof(*start));
+	uint64_t *ops0 = calloc(x->nr_tasks, sizeof(*ops0));
+	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX];
+	int nev = HDR(x)->evl.nr, rc = -1;
+
+	if (!start || !ops0)
+		goto out;
+	for (int r = 0; r < x->job->repeats; r++) {
+		int w = w0 + r;
+		struct shm_win *win = WIN(x, w);
+		double t0, t1;
+
+		read_groups(x, g, start);
+		sample_ops(x, ops0, aux0);
+		uint64_t p0 = primary_ops(x);
+
+		t0 = now_s();
+		set_window(x, w);
+		window_wait(x, ra, p0, rate);
+		t1 = now_s();
+		sample_ops(x, TASK_OPS(x, w), aux1);
+		win->ops = primary_ops(x) - p0;
+		read_groups(x, g, COUNTS(x, w, 0));
+		set_window(x, -1);
+		win->elapsed = t1 - t0;
+		win->pass = pass;
+		for (int k = 0; k < PB_MAX_AUX; k++)
+			win->aux[k] = aux1[k] - aux0[k];
+		for (int i = 0; i < x->nr_tasks; i++)
+			TASK_OPS(x, w)[i] -= ops0[i];
+		for (int k = 0; k < x->nr_groups; k++)
+			pb_count_delta(start + (size_t)k * PB_MAX_EVENTS,
+				       COUNTS(x, w, k), COUNTS(x, w, k), nev);
+		if (roles_failed(x, ra))
+			goto out;
+		__atomic_store_n(&HDR(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
+	}
+	rc = 0;
+out:
+	free(start);
+	free(ops0);
+	return rc;
+}
+
+static void open_groups(struct job_ctx *x, struct role_arg *ra, int pass,
+			struct pb_group **g)
+{
+	char err[PB_ERR_MAX];
+	bool cpu = x->job->counters_cpu;
+
+	for (int k = 0; k < x->nr_groups; k++) {
+		pid_t pid = cpu ? -1 : (ra[k].pid > 0 ? ra[k].pid : TASK(x, k)->tid);
+
+		g[k] = pb_group_open(&HDR(x)->evl, pass, pid,
+				     cpu ? x->group_cpu[k] : -1, !cpu, err, sizeof(err));
+	}
+}
+
+static void close_groups(struct job_ctx *x, struct pb_group **g)
+{
+	for (int k = 0; k < x->nr_groups; k++) {
+		if (g[k])
+			pb_group_close(g[k]);
+		g[k] = NULL;
+	}
+}
+
+/* Ask every role to stop, interrupting blocking calls, then reap them. */
+static void stop_roles(struct job_ctx *x, struct role_arg *ra)
+{
+	struct shm_hdr *h = HDR(x);
+	double deadline = now_s() + 5;
+	bool all;
+
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
+	futex(&h->gate, FUTEX_WAKE, INT_MAX);
+	do {
+		all = true;
+		for (int i = 0; i < x->nr_tasks; i++) {
+			struct shm_task *st = TASK(x, i);
+
+			if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
+				continue;
+			if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
+				ra[i].pid = -1;
+				continue;
+			}
+			all = false;
+			syscall(SYS_tgkill, x->job->threads ? getpid() : st->tid,
+				st->tid, SIGUSR1);
+		}
+		if (!all)
+			sleep_s(0.002);
+	} while (!all && now_s() < deadline);
+	if (!all) {
+		job_fail(x, "a role did not stop within 5 s of the end of the run");
+		_exit(1);	/* the main process kills the rest of the group */
+	}
+	for (int i = 0; i < x->nr_tasks; i++) {
+		if (x->job->threads)
+			pthread_join(ra[i].thread, NULL);
+		else if (ra[i].pid > 0)
+			waitpid(ra[i].pid, NULL, 0);
+	}
+}
+
+static void job_process(struct job_ctx *x)
+{
+	const struct pb_job *j = x->job;
+	struct shm_hdr *h = HDR(x);
+	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
+	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
+	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
+	int e, w = 0;
+	double rate = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	if (!ra || !g) {
+		job_fail(x, "out of memory");
+		_exit(1);
+	}
+	x->setup = (struct pb_setup_ctx){ .opts = j->opts,
+		.nr_instances = j->nr_instances, .threads = j->threads,
+		.err = x->setup_err };
+	if (x->bench->setup && x->bench->setup(&x->setup)) {
+		job_fail(x, "setup: %s", x->setup_err);
+		_exit(1);
+	}
+	e = spawn_roles(x, ra);
+	if (e) {
+		job_fail(x, "cannot start a role: %s", strerror(-e));
+		stop_roles(x, ra);
+		_exit(1);
+	}
+	if (!wait_ready(x, ra))
+		goto stop;
+	open_groups(x, ra, 0, g);
+	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
+	futex(&h->gate, FUTEX_WAKE, INT_MAX);
+	if (j->warmup > 0) {
+		uint64_t o0 = primary_ops(x);
+		double t0 = now_s();
+
+		sleep_s(j->warmup);
+		rate = (primary_ops(x) - o0) / (now_s() - t0);
+	}
+	for (int pass = 0; pass < h->evl.nr_passes; pass++) {
+		if (pass)
+			open_groups(x, ra, pass, g);
+		if (run_windows(x, ra, pass, w, rate, g))
+			break;
+		w += j->repeats;
+		close_groups(x, g);
+	}
+	close_groups(x, g);
+stop:
+	stop_roles(x, ra);
+	if (x->bench->teardown)
+		x->bench->teardown(&x->setup);
+	free(g);
+	free(ra);
+	_exit(h->failed ? 1 : 0);
+}
+
+/* ------------------------------------------------------- main process */
+
+static void fill_tasks(struct job_ctx *x, const int *cpus)
+{
+	const struct pb_bench *b = x->bench;
+	int n = x->job->nr_instances;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct pb_task *t = &TASK(x, i)->t;
+
+		/* pairs: cpus are (first, second) per pair; tasks in role order */
+		if (b->shape == PB_SHAPE_PAIR) {
+			t->role = i / n;
+			t->instance = i % n;
+			t->planned = x->job->cpus ? cpus[i] : cpus[2 * t->instance + t->role];
+		} else {
+			t->role = 0;
+			t->instance = i;
+			t->planned = cpus[i];
+		}
+		t->seen[0] = t->seen[1] = -1;
+	}
+}
+
+static double expected_s(const struct pb_job *j, int passes)
+{
+	double per = j->loops ? 30 : j->duration;
+
+	return j->warmup + passes * j->repeats * per + 1;
+}
+
+static void progress(const struct pb_job *j, const char *pl, int done, int total)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(2);
+	if (tty)
+		fprintf(stderr, "\r\033[K%s %s: repeat %d/%d", j->name, pl,
+			done < total ? done + 1 : total, total);
+}
+
+static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
+		      struct pb_result *r)
+{
+	const struct pb_job *j = x->job;
+	double limit = j->timeout > 0 ? j->timeout :
+		       3 * expected_s(j, HDR(x)->evl.nr_passes) + 10;
+	double t0 = now_s();
+	int status = 0, last = -1;
+
+	for (;;) {
+		pid_t p = waitpid(pid, &status, WNOHANG);
+		int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+
+		if (p == pid)
+			break;
+		if (!quiet && done != last)
+			progress(j, pl, done, x->nr_wins);
+		last = done;
+		if (pb_interrupted || now_s() - t0 > limit) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(r->reason, sizeof(r->reason), pb_interrupted ?
+				 "interrupted" : "watchdog: no result after %.0f s", limit);
+			r->status = PB_FAILED;
+			break;
+		}
+		sleep_s(0.02);
+	}
+	kill(-pid, SIGKILL);	/* anything left in the job's group */
+	if (!quiet && isatty(2))
+		fprintf(stderr, "\r\033[K");
+	if (r->status == PB_FAILED)
+		return;
+	if (HDR(x)->failed) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "%s", HDR(x)->reason);
+	} else if (WIFSIGNALED(status)) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "job process killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else if (WEXITSTATUS(status)) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "job process exited with status %d",
+			 WEXITSTATUS(status));
+	}
+}
+
+static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
+{
+	struct pb_rep *rep = &r->reps[r->nr_reps++];
+	struct shm_win *win = WIN(x, w);
+	size_t nc = (size_t)x->nr_groups * r->evl.nr;
+
+	rep->ops = win->ops;
+	rep->elapsed_s = win->elapsed;
+	rep->pass = win->pass;
+	memcpy(rep->aux, win->aux, sizeof(rep->aux));
+	rep->value = x->bench->value(x->job->opts, win->ops, win->elapsed,
+				     x->job->nr_instances);
+	rep->task_ops = calloc(x->nr_tasks, sizeof(uint64_t));
+	rep->counts = calloc(nc ? nc : 1, sizeof(struct pb_count));
+	if (rep->task_ops)
+		memcpy(rep->task_ops, TASK_OPS(x, w), x->nr_tasks * sizeof(uint64_t));
+	for (int k = 0; rep->counts && k < x->nr_groups; k++)
+		memcpy(rep->counts + (size_t)k * r->evl.nr, COUNTS(x, w, k),
+		       r->evl.nr * sizeof(struct pb_count));
+	if (!x->bench->latency)
+		return;
+	rep->lat = malloc(sizeof(*rep->lat));
+	if (!rep->lat)
+		return;
+	pb_hist_init(rep->lat);
+	for (int i = 0; i < x->nr_tasks; i++)
+		if (x->bench->primary_role < 0 ||
+		    TASK(x, i)->t.role == x->bench->primary_role)
+			pb_hist_merge(rep->lat, HIST(x, i, w));
+}
+
+static void collect(struct job_ctx *x, struct pb_result *r)
+{
+	int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+	double *v;
+
+	r->evl = HDR(x)->evl;
+	r->nr_tasks = x->nr_tasks;
+	r->tasks = calloc(x->nr_tasks, sizeof(*r->tasks));
+	r->reps = calloc(x->nr_wins, sizeof(*r->reps));
+	r->nr_groups = x->nr_groups;
+	r->group_names = calloc(x->nr_groups, sizeof(*r->group_names));
+	if (!r->tasks || !r->reps || !r->group_names) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return;
+	}
+	for (int i = 0; i < x->nr_tasks; i++)
+		r->tasks[i] = TASK(x, i)->t;
+	for (int k = 0; k < x->nr_groups; k++) {
+		if (x->job->counters_cpu)
+			snprintf(r->group_names[k], 32, "cpu%d", x->group_cpu[k]);
+		else
+			snprintf(r->group_names[k], 32, "%s/%d",
+				 x->bench->roles[r->tasks[k].role], r->tasks[k].instance);
+	}
+	for (int w = 0; w < done && w < x->nr_wins; w++)
+		collect_rep(x, w, r);
+	if (!r->nr_reps)
+		return;
+	v = calloc(r->nr_reps, sizeof(*v));
+	if (!v)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		v[i] = r->reps[i].value;
+	pb_summarize(v, r->nr_reps, r->metric.rate, &r->summary);
+	free(v);
+}
+
+/* counters=cpu: one group per distinct planned CPU. */
+static int cpu_groups(struct job_ctx *x, const int *cpus)
+{
+	x->group_cpu = calloc(x->nr_tasks, sizeof(int));
+	if (!x->group_cpu)
+		return -1;
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int k;
+
+		for (k = 0; k < x->nr_groups; k++)
+			if (x->group_cpu[k] == cpus[i])
+				break;
+		if (k == x->nr_groups)
+			x->group_cpu[x->nr_groups++] = cpus[i];
+	}
+	return 0;
+}
+
+static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
+		     const char *placement, int *cpus, int nr_tasks,
+		     struct pb_result *r)
+{
+	int rc;
+
+	if (!placement) {
+		for (int i = 0; i < nr_tasks; i++) {
+			cpus[i] = j->cpus[i];
+			if (!pb_topo_has_cpu(t, cpus[i])) {
+				r->status = PB_SKIPPED;
+				snprintf(r->reason, sizeof(r->reason),
+					 "CPU %d is not available here", cpus[i]);
+				return 1;
+			}
+		}
+		return 0;
+	}
+	rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
+	if (rc) {
+		r->status = PB_SKIPPED;
+		if (rc < 0)
+			snprintf(r->reason, sizeof(r->reason), "unknown placement");
+		return 1;
+	}
+	return 0;
+}
+
+void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
+		const char *placement, const struct pb_evlist *evl,
+		struct pb_result *r)
+{
+	const struct pb_bench *b = j->bench;
+	struct job_ctx x = { .topo = t, .job = j, .bench = b };
+	int *cpus = NULL;
+	double t0 = now_s();
+	bool quiet = !pb_show_progress;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->job = j;
+	r->evl = *evl;
+	snprintf(r->placement, sizeof(r->placement), "%s", placement ? placement : "cpus");
+	if (b->metric_for)
+		b->metric_for(j->opts, &r->metric);
+	else
+		r->metric = b->metric;
+	x.nr_tasks = b->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+	cpus = calloc(x.nr_tasks, sizeof(*cpus));
+	if (!cpus) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return;
+	}
+	if (plan_cpus(t, j, placement, cpus, x.nr_tasks, r))
+		goto out;
+	x.nr_groups = x.nr_tasks;
+	if (j->counters_cpu) {
+		x.nr_groups = 0;
+		if (cpu_groups(&x, cpus))
+			goto oom;
+	}
+	x.nr_wins = j->repeats * (evl->nr_passes > 0 ? evl->nr_passes : 1);
+	layout_compute(&x, b->latency);
+	x.shm = pb_shm_alloc(x.lay.size);
+	if (!x.shm)
+		goto oom;
+	HDR(&x)->evl = *evl;
+	if (HDR(&x)->evl.nr_passes < 1)
+		HDR(&x)->evl.nr_passes = 1;
+	fill_tasks(&x, cpus);
+	for (int i = 0; i < x.nr_tasks; i++)
+		SLOT(&x, i)->window = -1;
+	if (b->latency)
+		for (int i = 0; i < x.nr_tasks; i++)
+			for (int w = 0; w < x.nr_wins; w++)
+				pb_hist_init(HIST(&x, i, w));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		job_process(&x);
+	}
+	setpgid(pid, pid);
+	supervise(&x, pid, r->placement, quiet, r);
+	collect(&x, r);
+	goto out;
+oom:
+	r->status = PB_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "out of memory");
+out:
+	r->wall_s = now_s() - t0;
+	pb_shm_free(x.shm, x.lay.size);
+	free(x.group_cpu);
+	free(cpus);
+}
+
+void pb_result_free(struct pb_result *r)
+{
+	for (int i = 0; r->reps && i < r->nr_reps; i++) {
+		free(r->reps[i].counts);
+		free(r->reps[i].task_ops);
+		free(r->reps[i].lat);
+	}
+	free(r->reps);
+	free(r->tasks);
+	free(r->group_names);
+	pb_anomalies_free(&r->anomalies);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * runner.h - runs one job at one placement.
+ *
+ * The main process forks a job process (its own process group) per job
+ * and placement; the job process makes the workload's shared state,
+ * starts the role instances (processes or threads), each pinned inside
+ * itself, opens the counters, opens the start gate, waits out the
+ * warm-up and takes one measurement window per repeat, then stops the
+ * roles.  Results come back through shared memory.  The main process
+ * is the watchdog: a job far over its expected time is killed and marked
+ * failed; so is one whose job process dies.
+ */
+#ifndef PINBENCH_RUNNER_H
+#define PINBENCH_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "anomaly.h"
+#include "bench.h"
+#include "counters.h"
+#include "hist.h"
+#include "jobfile.h"
+#include "stats.h"
+#include "topo.h"
+
+enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED };
+
+struct pb_task {
+	int	role;
+	int	instance;
+	int	planned;		/* CPU */
+	int	seen[2];		/* sched_getcpu() at start and end, -1 unknown */
+};
+
+struct pb_rep {
+	double		value;
+	uint64_t	ops;
+	double		elapsed_s;
+	int		pass;
+	uint64_t	aux[PB_MAX_AUX];
+	struct pb_count	*counts;	/* [nr_groups][evl.nr] */
+	struct pb_hist	*lat;		/* merged latency of the primary role, or NULL */
+	uint64_t	*task_ops;	/* [nr_tasks] */
+};
+
+struct pb_result {
+	const struct pb_job	*job;
+	char			placement[32];	/* "cpus" when cpus= was given */
+	enum pb_status		status;
+	char			reason[PB_ERR_MAX];
+	struct pb_metric	metric;
+	struct pb_task		*tasks;
+	int			nr_tasks;
+	struct pb_rep		*reps;
+	int			nr_reps;
+	struct pb_summary	summary;
+	struct pb_anomalies	anomalies;
+	struct pb_evlist	evl;		/* with what the kernel refused */
+	int			nr_groups;	/* counter groups: tasks, or CPUs */
+	char			(*group_names)[32];
+	double			wall_s;		/* the whole job, start to end */
+};
+
+/* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
+extern volatile int pb_interrupted;
+/* A progress line on stderr while running (when stderr is a terminal). */
+extern bool pb_show_progress;
+
+/*
+ * Run job j at one placement (a name, or NULL when j->cpus is given),
+ * filling r.  The topology t is this machine's.  evl is the job's
+ * resolved event list.
+ */
+void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
+		const char *placement, const struct pb_evlist *evl,
+		struct pb_result *r);
+void pb_result_free(struct pb_result *r);
+
+#endif
