@@ -82,6 +82,10 @@ int pb_key_parse(const struct pb_key *k, const char *text, void *opts,
 		 char *err, size_t len);
 /* Format a key's type and range for `pinbench list` ("int 1..65507", "pingpong|stream"). */
 void pb_key_describe(const struct pb_key *k, char *buf, size_t len);
+/* Test hooks: how the parser finds workloads (tests swap in fakes). */
+extern const struct pb_bench *(*pb_jobfile_find_bench)(const char *name);
+extern const struct pb_bench *const *pb_jobfile_benches;
+
 /* The value of a key in a job as text (effective), or NULL. */
 const char *pb_job_get(const struct pb_job *j, const char *key);
 
