@@ -30,7 +30,11 @@ const char *pb_sev_name(enum pb_sev sev);		/* "info", "warn", "error" */
 int pb_sev_parse(const char *s);			/* -1 when unknown */
 /* [{"kind","severity","message","advice"}] */
 json_t *pb_anomalies_json(const struct pb_anomalies *a);
-/* A short mark for tables: "M" multiplexed, "F" frequency, "N" noisy ... */
+/*
+ * A short mark for tables: M multiplexed, D frequency-drift, L frequency-low,
+ * C counter-clock-mismatch, O observer-effect, N noisy-neighbor, V noisy,
+ * G migration, T throttling, X lost, ! other.
+ */
 const char *pb_anomaly_mark(const char *kind);
 
 #endif
