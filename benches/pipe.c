@@ -15,9 +15,12 @@
 enum { PINGPONG, STREAM };
 enum { WRITER, READER };
 
+enum { HANG_NONE, HANG_SETUP, HANG_LOOP };
+
 struct pipe_opts {
 	int	pattern;
 	long	size;
+	int	test_hang;	/* test only: exercise the watchdogs */
 };
 
 struct pipe_shared {
@@ -37,6 +40,9 @@ static const struct pb_key pipe_keys[] = {
 	{ .name = "size", .type = PB_T_INT, .def = "0", .min = 0, .max = 1 << 20,
 	  .off = offsetof(struct pipe_opts, size),
 	  .help = "bytes per write; 0: 4 for pingpong (as perf bench sched pipe), 4096 for stream" },
+	{ .name = "test_hang", .type = PB_T_ENUM, .def = "none", .choices = "none|setup|loop",
+	  .off = offsetof(struct pipe_opts, test_hang), .flags = PB_KEY_HIDDEN,
+	  .help = "test only: hang in setup, or ignore the stop in the reader's loop" },
 	{ .name = NULL },
 };
 
@@ -47,9 +53,19 @@ static size_t pipe_len(const struct pipe_opts *o)
 	return o->pattern == PINGPONG ? sizeof(int) : 4096;
 }
 
+static void hang(void)
+{
+	for (;;)
+		pause();
+}
+
 static int pipe_setup(struct pb_setup_ctx *s)
 {
+	const struct pipe_opts *o = s->opts;
 	struct pipe_shared *sh = malloc(sizeof(*sh));
+
+	if (o->test_hang == HANG_SETUP)
+		hang();
 
 	if (!sh)
 		return pb_setup_fail(s, ENOMEM, "pipe state");
@@ -165,8 +181,8 @@ static int stream(struct pb_role_ctx *c, const struct pipe_shared *sh,
 		else
 			n = read(sh->ab[0], p->buf, p->len);
 		if (n > 0) {
-			if (c->role == READER)
-				pb_ops_add(c, n);
+			if (c->role == WRITER)
+				pb_op(c);	/* an op: one write of size bytes */
 			continue;
 		}
 		if (pb_stop(c) || (n < 0 && errno == EINTR))
@@ -181,6 +197,8 @@ static int pipe_loop(struct pb_role_ctx *c)
 {
 	const struct pipe_opts *o = c->opts;
 
+	if (o->test_hang == HANG_LOOP && c->role == READER)
+		hang();
 	if (o->pattern == PINGPONG)
 		return pingpong(c, c->shared, c->priv);
 	return stream(c, c->shared, c->priv);
@@ -204,7 +222,7 @@ static double pipe_value(const void *opts, uint64_t ops, double elapsed,
 	(void)nr_instances;
 	if (o->pattern == PINGPONG)
 		return ops ? elapsed * 1e6 / ops : 0;
-	return elapsed > 0 ? ops / elapsed / 1e6 : 0;
+	return elapsed > 0 ? (double)ops * pipe_len(o) / elapsed / 1e6 : 0;
 }
 
 const struct pb_bench pb_bench_pipe = {

@@ -192,22 +192,34 @@ static void on_signal(int sig)
 	pb_interrupted = 1;
 }
 
-/* Checks before anything runs: events, workload limits. */
+/* Where a job's key was set: "FILE:LINE", "--events", or "default". */
+static void key_origin(const struct pb_job *j, const char *key, char *buf, size_t len)
+{
+	for (int i = 0; i < j->nr_kv; i++) {
+		const struct pb_kv *kv = &j->kv[i];
+
+		if (strcmp(kv->key, key))
+			continue;
+		if (kv->line > 0)
+			snprintf(buf, len, "%s:%d", kv->origin, kv->line);
+		else
+			snprintf(buf, len, "%s", kv->origin);
+		return;
+	}
+	snprintf(buf, len, "%s:%d", j->file ? j->file : "command line", j->line);
+}
+
+/* Event names are checked before anything runs (limits: by the job loader). */
 static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 {
-	char err[PB_ERR_MAX];
+	char err[PB_ERR_MAX], where[PATH_MAX];
 
 	for (int i = 0; i < js->nr; i++) {
 		const struct pb_job *j = &js->jobs[i];
 
 		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
-			fprintf(stderr, "pinbench: %s:%d: job '%s': events: %s\n",
-				j->file ? j->file : "command line", j->line, j->name, err);
-			return 2;
-		}
-		if (j->bench->check && j->bench->check(j->opts, j->nr_instances, err)) {
-			fprintf(stderr, "pinbench: %s:%d: job '%s': %s\n",
-				j->file ? j->file : "command line", j->line, j->name, err);
+			key_origin(j, "events", where, sizeof(where));
+			fprintf(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
 			return 2;
 		}
 	}
@@ -432,6 +444,14 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			rc = 2;
 			goto out;
 		}
+	}
+	for (int i = 0; i < n; i++) {	/* event names too */
+		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
+
+		rc = evl ? check_jobs(&sets[i], evl) : 2;
+		free(evl);
+		if (rc)
+			goto out;
 	}
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,11 @@
 #include "result.h"
 
 static const char *const status_names[] = { "ok", "skipped", "failed" };
+
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
 
 static json_t *jstr_or_null(const char *s)
 {
@@ -175,10 +181,11 @@ static json_t *summary_json(const struct pb_result *r)
 
 	if (!r->nr_reps || r->status != PB_OK)
 		return json_null();
-	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[f, f], s:s}",
+	/* an unbounded CI (few, noisy rates) is written as null */
+	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[o, o], s:s}",
 		      "n", s->n, "mean", s->mean, "stddev", s->stddev,
 		      "min", s->min, "median", s->median, "max", s->max,
-		      "cv", s->cv, "ci95", s->ci_lo, s->ci_hi,
+		      "cv", s->cv, "ci95", jreal(s->ci_lo), jreal(s->ci_hi),
 		      "mean_kind", r->metric.rate ? "harmonic" : "arithmetic");
 	if (r->job->bench->latency) {
 		struct pb_hist *all = malloc(sizeof(*all));

@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: pinbench run/bench/list on this machine.
+. "$(dirname "$0")/lib.sh"
+
+# quick.ini runs, saves JSON with the schema's fields
+$PB run configs/quick.ini -o "$T/res" >"$T/quick.out" 2>&1
+ok $? "quick.ini runs and exits 0"
+J=$(result_of "$T/quick.out")
+check "quick.ini result file exists ($J)" test -s "$J"
+check "result has the top-level fields" pyjson "$J" \
+	'd["schema"] == "pinbench-result/1" and d["tool"]["name"] == "pinbench" and all(k in d for k in ("host", "started", "label", "config", "cmdline", "jobs"))'
+check "host has kernel, cpu model and topology" pyjson "$J" \
+	'all(k in d["host"] for k in ("hostname", "kernel", "kernel_version", "machine", "cpu_model", "nominal_mhz")) and all(k in d["host"]["topology"] for k in ("packages", "cores", "pus", "llcs", "numa_nodes", "smt"))'
+check "label defaults to the kernel release" pyjson "$J" "d['label'] == '$(uname -r)' and d['host']['kernel'] == '$(uname -r)'"
+check "every job has the fixed fields" pyjson "$J" \
+	'all(all(k in j for k in ("name", "bench", "placement", "status", "reason", "params", "metric", "cpus", "repeats", "summary", "anomalies")) for j in d["jobs"])'
+check "ok jobs: summary n/mean/stddev/min/median/max/cv/ci95, values > 0" pyjson "$J" \
+	'all(j["summary"]["n"] == 3 and j["summary"]["min"] <= j["summary"]["median"] <= j["summary"]["max"] and j["summary"]["ci95"][0] <= j["summary"]["mean"] and all(r["value"] > 0 and r["ops"] > 0 for r in j["repeats"]) for j in d["jobs"] if j["status"] == "ok")'
+check "params hold every effective key, defaults included" pyjson "$J" \
+	'all(j["params"]["repeats"] == "3" and j["params"]["tasks"] == "processes" and "pattern" in j["params"] for j in d["jobs"])'
+check "planned CPU equals seen CPU for every role" pyjson "$J" \
+	'all(c["seen"] == [c["planned"]] for j in d["jobs"] if j["status"] == "ok" for c in j["cpus"])'
+check "software counters present per role (task-clock, context-switches counted)" pyjson "$J" \
+	'all(r["counters"][g]["task-clock"]["value"] > 0 and r["counters"][g]["context-switches"]["running_ns"] > 0 for j in d["jobs"] if j["status"] == "ok" for r in j["repeats"] for g in ("writer/0", "reader/0"))'
+check "pingpong: a context switch per role per round trip on one CPU" pyjson "$J" \
+	'all(0.9 < r["counters"]["writer/0"]["context-switches"]["value"] / r["ops"] < 1.1 for j in d["jobs"] if j["name"] == "pipe-pingpong" and j["placement"] == "same-cpu" for r in j["repeats"])'
+
+# placements this machine cannot offer: skipped with the reason topo gives
+$PB topo --format json >"$T/topo.json"
+check "unavailable placements are skipped with topo's reason, available ones ran" python3 - "$J" "$T/topo.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+why = {p["name"]: p["reason"] for p in t["placements"]}
+cpus = {p["name"]: p["cpus"] for p in t["placements"]}
+for j in d["jobs"]:
+    p = j["placement"]
+    if cpus[p] is None:
+        assert j["status"] == "skipped" and j["reason"] == why[p], (j["status"], j["reason"])
+    else:
+        assert j["status"] == "ok", j
+        assert [c["planned"] for c in j["cpus"]] == cpus[p], (j["cpus"], cpus[p])
+PY
+check "no temp file left in the results folder" sh -c "! find '$T/res' -name '*.tmp*' | grep -q ."
+
+# bad job files: exit 2, FILE:LINE named, nothing run
+for f in bad-key:6:sise bad-value:3:pattern bad-bench:4:nosuch bad-range:3:repeats \
+	 no-bench:3:bench bad-placement:3:next-door bad-events:3:cycels-typo; do
+	file=${f%%:*}; rest=${f#*:}; line=${rest%%:*}; word=${rest#*:}
+	$PB run "tests/e2e/jobs/$file.ini" -o "$T/bad" >"$T/bad.out" 2>&1
+	rc=$?
+	grep -q "tests/e2e/jobs/$file.ini:$line" "$T/bad.out" && grep -q -- "$word" "$T/bad.out"
+	found=$?
+	ok $([ $rc = 2 ] && [ $found = 0 ] && echo 0 || echo 1) "$file.ini: exit 2 naming $file.ini:$line and '$word'"
+	[ $found = 0 ] || sed 's/^/# /' "$T/bad.out"
+done
+check "nothing ran for bad job files" test ! -e "$T/bad"
+$PB run configs/quick.ini nosuchfile.ini -o "$T/bad2" >"$T/bad.out" 2>&1
+ok $([ $? = 2 ] && grep -q nosuchfile.ini "$T/bad.out" && [ ! -e "$T/bad2" ] && echo 0 || echo 1) \
+	"a missing job file: exit 2 before anything runs"
+$PB run --set nokey=1 configs/quick.ini >"$T/bad.out" 2>&1
+ok $([ $? = 2 ] && grep -q -- "--set" "$T/bad.out" && echo 0 || echo 1) "--set with an unknown key: exit 2 naming --set"
+$PB run --repeats 0 configs/quick.ini >"$T/bad.out" 2>&1
+ok $([ $? = 2 ] && grep -q -- "--repeats" "$T/bad.out" && echo 0 || echo 1) "--repeats 0: exit 2 naming --repeats"
+$PB run --bogus configs/quick.ini >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "unknown option: exit 2"
+$PB nosuchcommand >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "unknown command: exit 2"
+$PB run --topology "pack:2 core:4 pu:2" configs/quick.ini >"$T/bad.out" 2>&1
+ok $([ $? = 2 ] && grep -q "not this machine" "$T/bad.out" && echo 0 || echo 1) \
+	"run refuses a topology that is not this machine's"
+$PB run --dry-run --topology "pack:2 core:4 pu:2" configs/pipe.ini >"$T/plan.out" 2>&1
+ok $([ $? = 0 ] && grep -q "diff-socket" "$T/plan.out" && ! grep -q "diff-socket  *skipped" "$T/plan.out" && echo 0 || echo 1) \
+	"--dry-run plans on a synthetic topology: diff-socket resolves"
+
+# options anywhere on the line; JSON on stdout
+$PB bench pipe cpus=0,0 --format json -q --duration 0.2 --repeats 2 --warmup 0 -o "$T/adhoc" >"$T/adhoc.json" 2>"$T/adhoc.err"
+ok $? "bench pipe cpus=0,0 --format json -q: options after arguments"
+check "stdout is the result JSON, cpus= honoured" pyjson "$T/adhoc.json" \
+	'd["jobs"][0]["placement"] == "cpus" and [c["planned"] for c in d["jobs"][0]["cpus"]] == [0, 0] and d["jobs"][0]["status"] == "ok"'
+
+# threads, stream, loops
+$PB bench pipe tasks=threads pattern=stream --placement same-cpu --duration 0.2 --repeats 2 --warmup 0 -q --format json -o "$T/thr" >"$T/thr.json" 2>"$T/err"
+check "tasks=threads, pattern=stream: MB/s higher is better, roles pinned" pyjson "$T/thr.json" \
+	'd["jobs"][0]["status"] == "ok" and d["jobs"][0]["metric"]["better"] == "higher" and d["jobs"][0]["summary"]["mean"] > 0 and all(c["seen"] == [c["planned"]] for c in d["jobs"][0]["cpus"])'
+$PB bench pipe loops=20000 --placement same-cpu --repeats 2 --warmup 0.1 -q --format json -o "$T/loops" >"$T/loops.json" 2>"$T/err"
+check "loops=20000: each window has at least 20000 ops, near that" pyjson "$T/loops.json" \
+	'all(20000 <= r["ops"] < 40000 for r in d["jobs"][0]["repeats"])'
+
+# a role killed mid-run: its job fails, the next job runs, the run saves
+$PB run tests/e2e/jobs/two-jobs.ini -q -o "$T/kill" >"$T/kill.out" 2>&1 &
+pb=$!
+victim=""
+for i in $(seq 1 50); do
+	sleep 0.1
+	job=$(pgrep -P $pb | head -n 1)
+	[ -n "$job" ] && victim=$(pgrep -P "$job" | head -n 1)
+	[ -n "$victim" ] && break
+done
+sleep 0.5
+[ -n "$victim" ] && kill -KILL "$victim"
+wait $pb
+rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "a killed role: exit 1 (got $rc)"
+J=$(ls "$T"/kill/*/*.json 2>/dev/null | head -n 1)
+check "the killed job is failed with the signal, the other job ran and was saved" pyjson "$J" \
+	'd["jobs"][0]["status"] == "failed" and "signal 9" in d["jobs"][0]["reason"] and d["jobs"][1]["status"] == "ok"'
+check "no process left behind after a killed role" sh -c "! pgrep -f 'two-jobs[.]ini' >/dev/null"
+
+# watchdogs
+$PB bench pipe test_hang=setup timeout=1 --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd" >"$T/wd.json" 2>"$T/err"
+ok $([ $? = 1 ] && echo 0 || echo 1) "a hung job: exit 1"
+check "a hung job is stopped by the watchdog and marked failed" pyjson "$T/wd.json" \
+	'd["jobs"][0]["status"] == "failed" and "watchdog" in d["jobs"][0]["reason"]'
+$PB bench pipe test_hang=loop --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd2" >"$T/wd2.json" 2>"$T/err"
+check "a role that ignores the stop: failed, named" pyjson "$T/wd2.json" \
+	'd["jobs"][0]["status"] == "failed" and "did not stop" in d["jobs"][0]["reason"]'
+check "no process left behind after the watchdogs" sh -c "! pgrep -f 'test_hang[=]' >/dev/null"
+
+# Ctrl-C: stops cleanly, saves what finished
+$PB run tests/e2e/jobs/two-jobs.ini -o "$T/int" >"$T/int.out" 2>&1 &
+pb=$!
+sleep 1.5
+kill -INT $pb
+wait $pb
+rc=$?
+J=$(ls "$T"/int/*/*.json 2>/dev/null | head -n 1)
+ok $([ $rc = 1 ] && [ -s "$J" ] && echo 0 || echo 1) "SIGINT: exit 1 and the result is saved"
+check "SIGINT: the running job is marked interrupted" pyjson "$J" \
+	'd["jobs"][0]["status"] == "failed" and d["jobs"][0]["reason"] == "interrupted"'
+check "SIGINT: no process left behind" sh -c "! pgrep -f 'two-jobs[.]ini' >/dev/null"
+
+# help and list
+for c in run bench list topo events doctor compare plot nightly; do
+	$PB $c --help >"$T/help.out" 2>&1
+	ok $([ $? = 0 ] && grep -qi usage "$T/help.out" && echo 0 || echo 1) "pinbench $c --help"
+done
+$PB list >"$T/list.out"
+ok $([ $? = 0 ] && grep -q "^pipe" "$T/list.out" && grep -q "pattern" "$T/list.out" && ! grep -q test_hang "$T/list.out" && echo 0 || echo 1) \
+	"list shows workloads and keys, not test-only keys"
+$PB list --format json >"$T/list.json"
+check "list --format json" pyjson "$T/list.json" \
+	'any(b["name"] == "pipe" and b["metric"]["name"] for b in d["benches"]) and any(k["name"] == "repeats" for k in d["common_keys"])'
+done_testing
