@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# pinbench doctor end to end: fake /proc and /sys trees (tests/sysroot/*),
+# recorded perf stat outputs (tests/perfstat/*), usage errors, and this
+# machine.  One TAP line per check.
+cd "$(dirname "$0")/../.." || exit 2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pb-doctor.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# ./pinbench when it has the doctor; otherwise a small driver around cmd_doctor.
+PB="./pinbench"
+if ! ./pinbench doctor --help 2>/dev/null | grep -q -- --perf-stat; then
+	cat >"$tmp/main.c" <<'EOF'
+#include "cmds.h"
+int main(int argc, char **argv) { return cmd_doctor(argc - 1, argv + 1); }
+EOF
+	# shellcheck disable=SC2046
+	${CC:-cc} -std=gnu11 -D_GNU_SOURCE -Iharness $(pkg-config --cflags jansson) \
+		-o "$tmp/pinbench" "$tmp/main.c" harness/doctor.c harness/env.c \
+		harness/probe.c harness/perfstat.c harness/anomaly.c \
+		$(pkg-config --libs jansson) -lpthread -lm || exit 2
+	PB="$tmp/pinbench"
+fi
+
+n=0
+failed=0
+check() {	# description, then a command that must succeed
+	n=$((n + 1))
+	desc=$1
+	shift
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		failed=$((failed + 1))
+		sed 's/^/# /' "$tmp/out" | head -n 30
+	fi
+}
+
+# doctor under a root: output in $tmp/out, exit code in $tmp/rc
+doc() {
+	root=$1
+	shift
+	PINBENCH_SYSROOT=$root "$PB" doctor "$@" >"$tmp/out" 2>&1
+	echo $? >"$tmp/rc"
+}
+rc_is() { [ "$(cat "$tmp/rc")" = "$1" ]; }
+has() { grep -q -- "$1" "$tmp/out"; }
+hasnt() { ! grep -q -- "$1" "$tmp/out"; }
+
+S=tests/sysroot
+P=tests/perfstat
+
+doc $S/good
+check "good tree: exit 0" rc_is 0
+check "good tree: every environment check ok" \
+	sh -c "! grep -E '^  (warn|fail|skip) ' '$tmp/out' | grep -v probe"
+check "good tree: nominal from the model name" has "vs nominal 3000 MHz (model-name)"
+
+doc $S/governor
+check "powersave (acpi-cpufreq): exit 1" rc_is 1
+check "powersave: governor fails with its figure" has "^  fail  governor  *powersave on 2 CPUs"
+check "powersave: the fix" has "fix: cpupower frequency-set -g performance"
+
+doc $S/throttling
+check "throttle counters: warn with the count" has "^  warn  throttling  *22 throttle events"
+check "throttle counters: a warning is not a failure (exit 0)" rc_is 0
+
+doc $S/watchdog
+check "nmi_watchdog on: warn" has "^  warn  nmi_watchdog  *on"
+check "nmi_watchdog on: the fix" has "fix: echo 0 > /proc/sys/kernel/nmi_watchdog"
+
+doc $S/paranoid --user
+check "paranoid 3 for a user: fail, in words" \
+	has "^  fail  perf_event_paranoid  *3: forbids every perf_event_open"
+check "paranoid 3 for a user: exit 1" rc_is 1
+doc $S/paranoid
+if [ "$(id -u)" = 0 ]; then
+	check "paranoid 3 as root: ok (privileged)" has "^  ok    perf_event_paranoid  *3:.*privileged"
+fi
+
+doc $S/mixed
+check "mixed governors summarised" has "governor  *mixed: performance on 1 CPU, schedutil on 1 CPU"
+check "turbo on: warn" has "^  warn  boost"
+
+doc $S/empty
+check "empty root: everything unknown, nothing fails" rc_is 0
+check "empty root: all skipped" has "0 ok, 0 warn, 0 fail, 11 skip"
+
+doc $S/governor --format json
+check "json: valid, governor fail, environment stored" python3 -c "
+import json, sys
+d = json.load(open('$tmp/out'))
+g = [c for c in d['checks'] if c['name'] == 'governor'][0]
+assert g['status'] == 'fail', g
+assert d['environment']['cpufreq']['governor'] == 'powersave'
+assert d['summary']['fail'] == 1
+"
+
+# someone else's perf stat
+for f in e5450-2009-text.txt e5450-2009-csv.txt e5450-2009-orig.txt; do
+	doc "" --perf-stat $P/$f --nominal-mhz 3000
+	check "$f: flagged, exit 1" rc_is 1
+	check "$f: 2.00 GHz against 3.00 GHz" has "effective clock 2.00 GHz (cycles / .*-clock), 33.3 % below the nominal 3.00 GHz (given)"
+	check "$f: time-shared counters" has "counter-multiplexed: .*cycles 66.67 %"
+done
+doc $S/good --perf-stat $P/e5450-2009-text.txt
+check "no --nominal-mhz: this host's nominal, named" has "3.00 GHz (this host's, from model-name)"
+doc "" --perf-stat $P/clean-text.txt --nominal-mhz 3000
+check "a clean perf stat: nothing flagged, exit 0" sh -c "rc=\$(cat $tmp/rc); [ \$rc = 0 ] && grep -q 'verdict: nothing flagged' $tmp/out"
+doc "" --perf-stat $P/slow-full-csv.txt --nominal-mhz 3000
+check "fully counted but slow: the clock itself was low" has "the clock itself was low"
+PINBENCH_SYSROOT= "$PB" doctor --perf-stat - --nominal-mhz 3000 \
+	<$P/thishost-text.txt >"$tmp/out" 2>&1
+echo $? >"$tmp/rc"
+check "stdin, <not supported> cycles: flagged" sh -c "[ \$(cat $tmp/rc) = 1 ] && grep -q 'counter-unsupported: .*cycles' $tmp/out"
+doc "" --perf-stat $P/e5450-2009-csv.txt --nominal-mhz 3000 --format json
+check "perf stat json" python3 -c "
+import json
+d = json.load(open('$tmp/out'))
+assert d['format'] == 'csv' and d['flagged'] is True
+assert abs(d['effective_mhz'] - 2000.9) < 0.5
+assert {a['kind'] for a in d['anomalies']} >= {'counter-multiplexed', 'frequency-low'}
+"
+
+# usage
+doc "" --bogus
+check "unknown option: exit 2 with a message" sh -c "[ \$(cat $tmp/rc) = 2 ] && grep -q 'unknown argument' $tmp/out"
+doc "" --perf-stat $P/clean-text.txt --nominal-mhz abc
+check "bad --nominal-mhz: exit 2" rc_is 2
+doc "" --nominal-mhz 3000
+check "--nominal-mhz without --perf-stat: exit 2" rc_is 2
+doc "" --format xml
+check "bad --format: exit 2" rc_is 2
+doc "" --perf-stat "$tmp/nonexistent"
+check "missing perf stat file: exit 2, named" sh -c "[ \$(cat $tmp/rc) = 2 ] && grep -q nonexistent $tmp/out"
+doc "" --help
+check "--help: exit 0 with usage" sh -c "[ \$(cat $tmp/rc) = 0 ] && grep -q 'usage: pinbench doctor' $tmp/out"
+
+# this machine, as it is
+doc ""
+check "this machine: every check reported" sh -c "for c in governor boost throttling \
+nmi_watchdog perf_event_paranoid pmu smt isolation throttling-now probe-stability \
+probe-vs-nominal; do grep -qE \"^  (ok|skip|warn|fail) +\$c \" $tmp/out || exit 1; done"
+check "this machine: exit 1 exactly when a check fails" sh -c "rc=\$(cat $tmp/rc); \
+if grep -q '^  fail ' $tmp/out; then [ \$rc = 1 ]; else [ \$rc = 0 ]; fi"
+check "this machine: the probe reports its spread" has "probe-stability  *two probes per CPU agree within [0-9.]* %"
+
+echo "1..$n"
+[ "$failed" = 0 ]
