@@ -59,7 +59,14 @@ struct pb_count {
  * Build the event list from an events= spec (comma separated; NULL or ""
  * means the default set).  A name libpfm4 cannot encode (a typo) is an
  * error (-1, message in err): the caller exits 2 before anything runs.
+ * "none" gives an empty list (nr 0, one pass): no counters at all.
  * Events the kernel refuses are kept with status/reason set.
+ * Default set: task-clock, context-switches, cpu-migrations, page-faults;
+ * sched:sched_wakeup and sched:sched_waking where tracefs is readable;
+ * with a usable core PMU cycles, instructions, ref-cycles (fixed counter
+ * only), cache-misses, branch-misses.  Hardware events are split into
+ * passes (first fit, in order) that fit the core PMU; the others are in
+ * pass 0.
  */
 int pb_evlist_build(struct pb_evlist *l, const char *spec, char *err, size_t len);
 
@@ -97,7 +104,9 @@ extern long (*pb_perf_event_open)(struct perf_event_attr *attr, pid_t pid,
  * software events and tracepoints (pass 0 only) and one group of the
  * hardware events of the pass, whose leader is the first hardware event
  * the kernel accepts; IPC and other hardware ratios come from that one
- * group read.  Events count from open (not created disabled): the
+ * group read.  The software group is led by a non-clock event: with
+ * task-clock leading, a context-switches sibling never counts (6.18).
+ * Events count from open (not created disabled): the
  * runner reads at the window edges and uses deltas.  A hardware event
  * the kernel accepts alone but not in the group (EINVAL/ENOSPC: it cannot
  * schedule them together) moves to the next pass and l->nr_passes grows,
@@ -136,6 +145,14 @@ const char *pb_sw_event_name(int i);
 /* The readable tracefs "events" folder (with sysroot) into buf, or NULL. */
 const char *pb_tracefs_events(char *buf, size_t len);
 
+/*
+ * Confirm a pass by reading it: when its hardware group never ran in a
+ * window (every hardware event enabled but running 0: the kernel could
+ * not schedule the group, e.g. counters held by pinned events), move the
+ * second half of its hardware events to a new pass and return 1: close
+ * and reopen the groups and repeat the window.  0: nothing to change.
+ */
+int pb_evlist_resplit(struct pb_evlist *l, int pass, const struct pb_count *c);
 /* Names of the events of pass p, comma separated (for messages). */
 void pb_evlist_pass_names(const struct pb_evlist *l, int pass, char *buf, size_t len);
 /*
@@ -181,7 +198,8 @@ json_t *pb_counts_json(const struct pb_evlist *l, const struct pb_count *c);
  * Derived figures (derived.c) from one window's counts (an instance, a
  * role or the total), the window's op count and the nominal clock in MHz
  * (0: unknown): IPC (cycles and instructions of one group read),
- * cycles/op, instructions/op, context-switches/op, wakeups/op,
+ * cycles/op, instructions/op, context-switches/op, wakeups/op (from
+ * sched:sched_waking, else sched:sched_wakeup),
  * cpu-migrations/op, page-faults/op, task-clock/op (ns), GHz (cycles /
  * task-clock), GHz-ref (cycles / ref-cycles x nominal).  A figure with a
  * missing input is omitted, never 0.

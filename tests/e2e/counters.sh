@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# End-to-end test of the counters: `pinbench events`, refused hardware
+# events ("not supported", the run goes on), a typo (exit 2 naming it),
+# software events and tracepoints counting (tracefs mounted in a private
+# mount namespace when it is not mounted).  One TAP line per check.
+. "$(dirname "$0")/lib.sh"
+
+# Does the kernel have a core PMU?  (What `pinbench events` must say.)
+kernel_pmu=no
+for d in cpu cpu_core cpu_atom armv8_pmuv3 armv8_pmuv3_0; do
+	[ -e "/sys/bus/event_source/devices/$d" ] && kernel_pmu=yes
+done
+
+# ---- pinbench events ----
+"$PB" events >"$T/ev" 2>"$T/ev.err"
+ok $? "events exits 0"
+grep -q '^PMUs detected by libpfm4:' "$T/ev"
+ok $? "events lists the PMUs libpfm4 detects"
+grep -q '^  perf .*generic  *[0-9]*  fixed [0-9]' "$T/ev"
+ok $? "events gives generic and fixed counter counts"
+if [ $kernel_pmu = no ]; then
+	grep -q '^core PMU: none here: ' "$T/ev"
+	ok $? "events says plainly there is no core PMU here"
+	if grep -qw hypervisor /proc/cpuinfo; then
+		grep -q '^core PMU: none here: virtualised: the hypervisor exposes no PMU' "$T/ev"
+		ok $? "events says why: virtualised"
+	fi
+else
+	grep -q '^core PMU: [a-z0-9_]* (' "$T/ev"
+	ok $? "events names the core PMU"
+fi
+grep -q '^software events: task-clock .*context-switches' "$T/ev"
+ok $? "events lists the software events"
+
+"$PB" events cycles >"$T/ev" 2>&1
+r=$?
+[ $r = 0 ] && grep -q '^  perf::CYCLES ' "$T/ev" && ! grep -q '^  perf::INSTRUCTIONS ' "$T/ev"
+ok $? "events PATTERN lists only matching events"
+"$PB" events 'task*' >"$T/ev" 2>&1
+grep -q '^software events: task-clock$' "$T/ev"
+ok $? "events GLOB filters software events"
+"$PB" events --help >"$T/ev" 2>&1
+[ $? = 0 ] && grep -q '^usage: pinbench events \[PATTERN\]' "$T/ev"
+ok $? "events --help exits 0 with usage"
+"$PB" events a b >/dev/null 2>&1
+[ $? = 2 ]
+ok $? "events with two patterns exits 2"
+"$PB" events --bogus >/dev/null 2>&1
+[ $? = 2 ]
+ok $? "events with an unknown option exits 2"
+
+# ---- a typo is a job error, before anything runs ----
+"$PB" bench pipe cpus=0,0 --events task-clock,cyclez --duration 0.1 --repeats 1 \
+	-o "$T/res" -q >"$T/out" 2>&1
+r=$?
+[ $r = 2 ] && grep -q "cyclez" "$T/out" && [ ! -d "$T/res" ]
+ok $? "an event libpfm4 cannot encode exits 2 naming it, nothing runs"
+
+# ---- refused hardware events: "not supported", the run goes on ----
+run_pipe() {	# out-file events
+	"$PB" bench pipe cpus=0,0 --events "$2" --duration 0.2 --warmup 0 --repeats 1 \
+		-o "$T/res" >"$1" 2>&1
+}
+run_pipe "$T/out" task-clock,context-switches,cycles,instructions
+r=$?
+ok $r "a run with hardware events exits 0"
+res=$(result_of "$T/out")
+if [ $kernel_pmu = no ]; then
+	said=$(grep -c 'cycles: not supported: no PMU (ENOENT)' "$T/out")
+	[ "$said" -ge 1 ]
+	ok $? "cycles refused: said as not supported (ENOENT)"
+	pyjson "$res" 'all(c["cycles"] == {"status": "not supported",
+		"reason": "not supported: no PMU (ENOENT)"}
+		for r in d["jobs"][0]["repeats"] for c in r["counters"].values())'
+	ok $? "JSON: cycles is not supported with the reason, never 0"
+fi
+pyjson "$res" 'all(c["context-switches"]["value"] > 0 and c["task-clock"]["value"] > 0
+	and c["task-clock"]["running_ns"] == c["task-clock"]["enabled_ns"]
+	for r in d["jobs"][0]["repeats"] for c in r["counters"].values())'
+ok $? "JSON: software events counted for every role"
+
+# ---- tracepoints, with tracefs mounted privately if need be ----
+tp_run() {	# in a shell where tracefs is readable
+	cat >"$T/tp.sh" <<-EOF
+	[ -r /sys/kernel/tracing/events/sched/sched_wakeup/id ] ||
+		mount -t tracefs nodev /sys/kernel/tracing || exit 77
+	"$PB" events sched:sched_w >"$T/tpev" 2>&1 || exit 1
+	"$PB" bench pipe cpus=0,0 --duration 0.2 --warmup 0 --repeats 1 \
+		-o "$T/tpres" >"$T/tpout" 2>&1
+	EOF
+	if [ -r /sys/kernel/tracing/events/sched/sched_wakeup/id ]; then
+		sh "$T/tp.sh"
+	elif [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+		unshare -m sh "$T/tp.sh"
+	else
+		return 77
+	fi
+}
+tp_run
+r=$?
+if [ $r = 77 ]; then
+	echo "# tracefs cannot be mounted here: tracepoint checks skipped"
+else
+	ok $r "a run with the default events and tracefs readable exits 0"
+	grep -q '^  sched:sched_wakeup$' "$T/tpev"
+	ok $? "events lists tracepoints matching a pattern"
+	pyjson "$(result_of "$T/tpout")" 'sum(c["sched:sched_wakeup"]["value"]
+		for r in d["jobs"][0]["repeats"] for c in r["counters"].values()) > 0'
+	ok $? "JSON: sched:sched_wakeup counted in the default set"
+fi
+
+done_testing
