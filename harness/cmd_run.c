@@ -226,21 +226,6 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 	return 0;
 }
 
-static void migration_check(struct pb_result *r)
-{
-	for (int i = 0; i < r->nr_tasks; i++) {
-		const struct pb_task *t = &r->tasks[i];
-
-		for (int k = 0; k < 2; k++)
-			if (t->seen[k] >= 0 && t->seen[k] != t->planned)
-				pb_anomaly_add(&r->anomalies, "migration", PB_SEV_ERROR,
-					"check cpusets/isolcpus: something moved a pinned task",
-					"%s/%d planned on CPU %d, seen on CPU %d",
-					r->job->bench->roles[t->role], t->instance,
-					t->planned, t->seen[k]);
-	}
-}
-
 /* Refused events, said once per run. */
 static void say_unsupported(const struct pb_result *r, char (*said)[96], int *nsaid)
 {
@@ -340,6 +325,77 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 	}
 }
 
+/* The first CPU the run will use: where the observer loop runs. */
+static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char reason[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+		int *cpus;
+
+		if (!j->nr_placements && j->nr_cpus)
+			return j->cpus[0];
+		cpus = calloc(n, sizeof(*cpus));
+		for (int p = 0; cpus && p < j->nr_placements; p++) {
+			if (!pb_place(t, j->placements[p], j->nr_instances, cpus,
+				      reason, sizeof(reason))) {
+				int c = cpus[0];
+
+				free(cpus);
+				return c;
+			}
+		}
+		free(cpus);
+	}
+	return -1;
+}
+
+/* What is recorded once per run: environment, nominal clock, observer start. */
+static void run_begin(struct pb_run *run, const struct pb_jobset *js)
+{
+	struct pb_env env;
+	char err[256];
+
+	run->obs_cpu = first_cpu(run->topo, js);
+	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
+	if (!pb_env_collect(&env, err, sizeof(err))) {
+		run->environment = pb_env_json(&env);
+		pb_env_anomalies(&env, pb_perf_privileged(), &run->anomalies);
+		pb_env_free(&env);
+	}
+	if (run->obs_cpu >= 0 &&
+	    pb_observer_time(run->obs_cpu, &run->obs_start_s, err, sizeof(err)))
+		run->obs_cpu = -1;
+}
+
+static void run_end(struct pb_run *run)
+{
+	char err[256];
+
+	if (run->obs_cpu < 0)
+		return;
+	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err)))
+		run->obs_end_s = 0;
+	else
+		pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s,
+				  &run->anomalies);
+}
+
+static void print_run_anomalies(const struct pb_run *run, FILE *f)
+{
+	for (int k = 0; k < run->anomalies.nr; k++) {
+		const struct pb_anomaly *a = &run->anomalies.v[k];
+
+		if (a->sev == PB_SEV_INFO)
+			continue;
+		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
+			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
+			*a->advice ? " -- " : "", a->advice);
+	}
+}
+
 /* Run every job of one job file (or the ad-hoc job); returns 0, 1 or 2. */
 static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		      const char *config, struct pb_jobset *js)
@@ -363,6 +419,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		goto out;
 	}
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
+	run_begin(&run, js);
 	for (int i = 0; i < js->nr && !pb_interrupted; i++) {
 		const struct pb_job *j = &js->jobs[i];
 		int np = j->nr_placements ? j->nr_placements : 1, from = run.nr;
@@ -371,8 +428,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			struct pb_result *r = &run.results[run.nr++];
 
 			pb_run_job(t, j, j->nr_placements ? j->placements[p] : NULL,
-				   &evl[i], r);
-			migration_check(r);
+				   &evl[i], &run.nominal, r);
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
 		}
@@ -385,6 +441,9 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			fflush(stdout);
 		}
 	}
+	run_end(&run);
+	if (!o->quiet && !o->json)
+		print_run_anomalies(&run, stdout);
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
@@ -399,6 +458,8 @@ out:
 	for (int i = 0; i < run.nr; i++)
 		pb_result_free(&run.results[i]);
 	free(run.results);
+	json_decref(run.environment);
+	pb_anomalies_free(&run.anomalies);
 	free(evl);
 	return rc;
 }

@@ -58,6 +58,7 @@ struct common {
 	int	tasks;
 	double	timeout;
 	int	counters;
+	int	counting;
 };
 
 #define PAIR_DEFAULT	"same-cpu,same-core,same-socket,diff-socket"
@@ -97,6 +98,11 @@ const struct pb_key pb_common_keys[] = {
 	  .choices = "task|cpu",
 	  .help = "count per task or per CPU",
 	  .off = offsetof(struct common, counters) },
+	{ .name = "counting", .type = PB_T_ENUM, .def = "separate", PB_NO_RANGE,
+	  .choices = "separate|inline",
+	  .help = "separate: the metric's repeats run without counters, each counter pass"
+		  " has its own repeats; inline: count during the metric's repeats",
+	  .off = offsetof(struct common, counting) },
 	{ .name = NULL }
 };
 
@@ -1088,6 +1094,7 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 	j->threads = cm.tasks == 1;
 	j->timeout = cm.timeout;
 	j->counters_cpu = cm.counters;
+	j->counting_inline = cm.counting == 1;
 	return 0;
 }
 

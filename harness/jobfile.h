@@ -51,6 +51,7 @@ struct pb_job {
 	double			timeout;		/* watchdog, s; 0: 3 x expected + 10 */
 	char			events[512];		/* events= (counters issue); "" = default set */
 	int			counters_cpu;		/* counters=cpu */
+	bool			counting_inline;	/* counting=inline */
 
 	/* The workload's options (bench->opts_size bytes), parsed from its table. */
 	void			*opts;

@@ -22,6 +22,11 @@ static json_t *jreal(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *jmhz(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
 static json_t *jstr_or_null(const char *s)
 {
 	return s && *s ? json_string(s) : json_null();
@@ -91,32 +96,6 @@ static json_t *cpus_json(const struct pb_result *r)
 	return a;
 }
 
-static json_t *count_json(const struct pb_event *e, const struct pb_count *c)
-{
-	json_t *o;
-
-	switch (c->status) {
-	case PB_CNT_UNSUPPORTED:
-		return json_pack("{s:s, s:s}", "status", "not supported",
-				 "reason", e->reason);
-	case PB_CNT_NOT_COUNTED:
-		return json_pack("{s:s}", "status", "not counted");
-	case PB_CNT_OTHER_PASS:
-		return json_pack("{s:s, s:i}", "status", "other pass", "pass", e->pass);
-	default:
-		break;
-	}
-	o = json_pack("{s:I, s:I, s:I}", "value", (json_int_t)c->value,
-		      "enabled_ns", (json_int_t)c->enabled,
-		      "running_ns", (json_int_t)c->running);
-	if (c->running < c->enabled) {
-		json_object_set_new(o, "scaled", json_real(pb_count_scaled(c)));
-		json_object_set_new(o, "percent",
-				    json_real(c->enabled ? 100.0 * c->running / c->enabled : 0));
-	}
-	return o;
-}
-
 static json_t *counters_json(const struct pb_result *r, const struct pb_rep *rep)
 {
 	json_t *o = json_object();
@@ -126,8 +105,8 @@ static json_t *counters_json(const struct pb_result *r, const struct pb_rep *rep
 
 		for (int e = 0; e < r->evl.nr; e++)
 			json_object_set_new(g, r->evl.ev[e].name,
-				count_json(&r->evl.ev[e],
-					   &rep->counts[(size_t)k * r->evl.nr + e]));
+				pb_count_json(&r->evl.ev[e],
+					      &rep->counts[(size_t)k * r->evl.nr + e]));
 		json_object_set_new(o, r->group_names[k], g);
 	}
 	return o;
@@ -148,14 +127,31 @@ static json_t *latency_json(const struct pb_hist *h)
 			 "max", h->max / 1e3);
 }
 
-static json_t *rep_json(const struct pb_result *r, const struct pb_rep *rep)
+/* {"<group>": {figures}, ..., "total": {figures}} over window rep (-1: all counted) */
+static json_t *derived_json(const struct pb_result *r, int rep, double nominal_mhz)
+{
+	struct pb_figures f;
+	json_t *o = json_object();
+
+	for (int k = -1; k < r->nr_groups; k++) {
+		pb_result_figures(r, k, rep, nominal_mhz, &f);
+		if (f.nr)
+			json_object_set_new(o, k < 0 ? "total" : r->group_names[k],
+					    pb_figures_json(&f));
+	}
+	return o;
+}
+
+static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 {
 	const struct pb_bench *b = r->job->bench;
-	json_t *o = json_pack("{s:f, s:I, s:f, s:f, s:i}",
+	const struct pb_rep *rep = &r->reps[i];
+	json_t *o = json_pack("{s:f, s:I, s:f, s:f, s:o, s:b}",
 			      "value", rep->value, "ops", (json_int_t)rep->ops,
 			      "elapsed_s", rep->elapsed_s,
 			      "ops_per_s", rep->elapsed_s > 0 ? rep->ops / rep->elapsed_s : 0.0,
-			      "pass", rep->pass);
+			      "pass", rep->pass >= 0 ? json_integer(rep->pass) : json_null(),
+			      "in_summary", rep->in_summary);
 
 	for (int k = 0; k < PB_MAX_AUX; k++)
 		if (b->aux_names[k])
@@ -170,7 +166,10 @@ static json_t *rep_json(const struct pb_result *r, const struct pb_rep *rep)
 			json_array_append_new(a, json_integer((json_int_t)rep->task_ops[i]));
 		json_object_set_new(o, "task_ops", a);
 	}
+	if (rep->pass < 0)
+		return o;
 	json_object_set_new(o, "counters", counters_json(r, rep));
+	json_object_set_new(o, "derived", derived_json(r, i, nominal_mhz));
 	return o;
 }
 
@@ -202,14 +201,21 @@ static json_t *summary_json(const struct pb_result *r)
 	return o;
 }
 
-json_t *pb_result_json(const struct pb_result *r)
+json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 {
 	const struct pb_job *j = r->job;
 	json_t *reps = json_array();
 
 	for (int i = 0; i < r->nr_reps; i++)
-		json_array_append_new(reps, rep_json(r, &r->reps[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:f}",
+		json_array_append_new(reps, rep_json(r, i, nominal_mhz));
+	json_t *clk = json_array(), *o;
+
+	for (int i = 0; i < r->nr_clocks; i++)
+		json_array_append_new(clk, json_pack("{s:i, s:o, s:o, s:o}",
+			"cpu", r->clocks[i].cpu, "before_mhz", jmhz(r->clocks[i].before_mhz),
+			"after_mhz", jmhz(r->clocks[i].after_mhz),
+			"closed_mhz", jmhz(r->clocks[i].closed_mhz)));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:f}",
 		"name", j->name, "bench", j->bench->name, "placement", r->placement,
 		"status", status_names[r->status], "reason", jstr_or_null(r->reason),
 		"params", params_json(j),
@@ -219,6 +225,12 @@ json_t *pb_result_json(const struct pb_result *r)
 		"summary", summary_json(r),
 		"anomalies", pb_anomalies_json(&r->anomalies),
 		"wall_s", r->wall_s);
+	json_object_set_new(o, "clock", clk);
+	json_object_set_new(o, "derived", derived_json(r, -1, nominal_mhz));
+	json_object_set_new(o, "events", pb_evlist_json(&r->evl));
+	json_object_set_new(o, "other_busy_frac",
+			    r->other_frac >= 0 ? json_real(r->other_frac) : json_null());
+	return o;
 }
 
 json_t *pb_run_json(const struct pb_run *run)
@@ -227,15 +239,25 @@ json_t *pb_run_json(const struct pb_run *run)
 	json_t *host = pb_host_json(run->topo);
 
 	for (int i = 0; i < run->nr; i++)
-		json_array_append_new(jobs, pb_result_json(&run->results[i]));
+		json_array_append_new(jobs, pb_result_json(&run->results[i], run->nominal.mhz));
+	json_t *o;
+
 	if (run->environment)
 		json_object_set(host, "environment", run->environment);
-	return json_pack("{s:s, s:{s:s, s:s}, s:o, s:s, s:s, s:o, s:s, s:o}",
-			 "schema", PB_SCHEMA, "tool", "name", "pinbench",
-			 "version", PB_VERSION, "host", host,
-			 "started", run->started, "label", run->label,
-			 "config", jstr_or_null(run->config),
-			 "cmdline", run->cmdline, "jobs", jobs);
+	json_object_set_new(host, "nominal_mhz", jmhz(run->nominal.mhz));
+	json_object_set_new(host, "nominal", pb_nominal_json(&run->nominal));
+	o = json_pack("{s:s, s:{s:s, s:s}, s:o, s:s, s:s, s:o, s:s, s:o, s:o}",
+		      "schema", PB_SCHEMA, "tool", "name", "pinbench",
+		      "version", PB_VERSION, "host", host,
+		      "started", run->started, "label", run->label,
+		      "config", jstr_or_null(run->config),
+		      "cmdline", run->cmdline, "jobs", jobs,
+		      "anomalies", pb_anomalies_json(&run->anomalies));
+	if (run->obs_cpu >= 0)
+		json_object_set_new(o, "observer", json_pack("{s:i, s:i, s:o, s:o}",
+			"cpu", run->obs_cpu, "calls", PB_OBSERVER_CALLS,
+			"start_s", jreal(run->obs_start_s), "end_s", jreal(run->obs_end_s)));
+	return o;
 }
 
 int pb_mkdirs(const char *path)
@@ -330,11 +352,14 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 		fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
 		return;
 	}
-	for (int i = 0; i < reps; i++) {
+	for (int i = 0, shown = 0; shown < reps; i++) {
+		if (i < r->nr_reps && !r->reps[i].in_summary)
+			continue;
 		if (i < r->nr_reps)
 			fprintf(f, " %9.4g", r->reps[i].value);
 		else
 			fprintf(f, " %9s", "-");
+		shown++;
 	}
 	for (int i = 0; i < r->anomalies.nr && nm < 8; i++) {
 		const char *m = pb_anomaly_mark(r->anomalies.v[i].kind);
@@ -348,54 +373,52 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 		fprintf(f, "  failed: %s\n", r->reason);
 }
 
-/* Per-op counters: summed over repeats, divided by ops summed. */
-static void print_per_op(const struct pb_result *r, FILE *f)
+static const struct pb_figure *figure(const struct pb_figures *f, const char *name)
 {
-	uint64_t ops = 0;
-	int printed = 0;
+	for (int i = 0; i < f->nr; i++)
+		if (!strcmp(f->v[i].name, name))
+			return &f->v[i];
+	return NULL;
+}
 
-	if (r->status == PB_SKIPPED || !r->nr_reps)
+/*
+ * Per-op counter figures under the table: a row per figure, the total
+ * and then each role instance (or CPU) in columns.
+ */
+static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	struct pb_figures tot, *g;
+	int ng = r->nr_groups > 8 ? 0 : r->nr_groups;
+	double ops;
+
+	if (r->status == PB_SKIPPED || !pb_result_counts(r, -1, -1, acc, &ops))
 		return;
-	for (int i = 0; i < r->nr_reps; i++)
-		ops += r->reps[i].ops;
-	for (int e = 0; e < r->evl.nr; e++) {
-		double total = 0;
-		int counted = 0;
-		char parts[256] = "";
-		size_t n = 0;
-
-		for (int k = 0; k < r->nr_groups; k++) {
-			double v = 0;
-			int ok = 0;
-
-			for (int i = 0; i < r->nr_reps; i++) {
-				const struct pb_count *c =
-					&r->reps[i].counts[(size_t)k * r->evl.nr + e];
-
-				if (c->status == PB_CNT_OK) {
-					v += pb_count_scaled(c);
-					ok++;
-				}
-			}
-			if (!ok)
-				continue;
-			counted++;
-			total += v;
-			if (n < sizeof(parts))
-				n += snprintf(parts + n, sizeof(parts) - n, "%s%s %.4g",
-					      n ? ", " : "", r->group_names[k],
-					      ops ? v / ops : 0);
-		}
-		if (!printed++)
-			fprintf(f, "  %s: per op (%llu ops)\n", r->placement,
-				(unsigned long long)ops);
-		if (!counted)
-			fprintf(f, "    %-22s %s\n", r->evl.ev[e].name,
-				r->evl.ev[e].status ? r->evl.ev[e].reason : "not counted");
-		else
-			fprintf(f, "    %-22s %10.4g   (%s)\n", r->evl.ev[e].name,
-				ops ? total / ops : 0, parts);
+	pb_result_figures(r, -1, -1, nominal_mhz, &tot);
+	if (!tot.nr)
+		return;
+	g = calloc(ng ? ng : 1, sizeof(*g));
+	if (!g)
+		return;
+	fprintf(f, "  %-13s %-22s %12s", r->placement, "per op", "total");
+	for (int k = 0; k < ng; k++) {
+		pb_result_figures(r, k, -1, nominal_mhz, &g[k]);
+		fprintf(f, " %12s", r->group_names[k]);
 	}
+	fputc('\n', f);
+	for (int i = 0; i < tot.nr; i++) {
+		fprintf(f, "  %-13s %-22s %12.4g", "", tot.v[i].name, tot.v[i].value);
+		for (int k = 0; k < ng; k++) {
+			const struct pb_figure *x = figure(&g[k], tot.v[i].name);
+
+			if (x)
+				fprintf(f, " %12.4g", x->value);
+			else
+				fprintf(f, " %12s", "-");
+		}
+		fprintf(f, " %s\n", tot.v[i].unit);
+	}
+	free(g);
 }
 
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
@@ -423,8 +446,12 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	for (int i = from; i < to; i++) {
 		const struct pb_result *r = &run->results[i];
 
-		if (r->nr_reps > reps)
-			reps = r->nr_reps;
+		int n = 0;
+
+		for (int k = 0; k < r->nr_reps; k++)
+			n += r->reps[k].in_summary;
+		if (n > reps)
+			reps = n;
 		cpus_text(r, cpus, sizeof(cpus));
 		if ((int)strlen(cpus) > width)
 			width = strlen(cpus);
@@ -442,7 +469,7 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 		print_row(&run->results[i], width, reps, f);
 	print_legend(run, from, to, f);
 	for (int i = from; i < to; i++)
-		print_per_op(&run->results[i], f);
+		print_per_op(&run->results[i], run->nominal.mhz, f);
 }
 
 void pb_run_print_text(const struct pb_run *run, FILE *f)

@@ -20,12 +20,16 @@ struct pb_run {
 	char			started[32];	/* ISO-8601 UTC */
 	const struct pb_topo	*topo;
 	json_t			*environment;	/* or NULL */
+	struct pb_nominal	nominal;
+	struct pb_anomalies	anomalies;	/* of the run as a whole */
+	int			obs_cpu;	/* observer reference loop, -1 not run */
+	double			obs_start_s, obs_end_s;
 	struct pb_result	*results;
 	int			nr;
 };
 
 json_t *pb_run_json(const struct pb_run *run);
-json_t *pb_result_json(const struct pb_result *r);
+json_t *pb_result_json(const struct pb_result *r, double nominal_mhz);
 /* The host object: hostname, kernel, ..., topology. */
 json_t *pb_host_json(const struct pb_topo *t);
 /* Write j to path atomically (temp file in the same folder, fsync, rename). */

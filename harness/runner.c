@@ -25,6 +25,8 @@ volatile int pb_interrupted;
 bool pb_show_progress = true;
 
 /* What the job process and the roles share with the main process. */
+#define PB_MAX_CLOCKS	64	/* CPUs probed per job */
+
 struct shm_hdr {
 	int			stop;
 	int			gate;
@@ -33,6 +35,11 @@ struct shm_hdr {
 	int			failed;
 	char			reason[PB_ERR_MAX];
 	struct pb_evlist	evl;
+	/* the measured span, for the noisy-neighbour check */
+	struct pb_cpustat	cs_before[PB_MAX_CLOCKS], cs_after[PB_MAX_CLOCKS];
+	double			cs_t0, cs_t1;
+	int			cs_ok;
+	double			after_mhz[PB_MAX_CLOCKS];
 };
 
 struct shm_task {
@@ -62,7 +69,10 @@ struct job_ctx {
 	int			nr_tasks;
 	int			nr_groups;
 	int			nr_wins;	/* repeats x passes */
+	bool			timing_pass;	/* counter-free windows for the metric first */
 	int			*group_cpu;	/* counters=cpu: the CPU of each group */
+	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
+	int			nr_clocks;
 	struct layout		lay;
 	char			*shm;
 	struct pb_setup_ctx	setup;
@@ -504,6 +514,15 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 	}
 }
 
+static void probe_clocks(const struct job_ctx *x, double *mhz)
+{
+	struct pb_probe p;
+	char err[128];
+
+	for (int i = 0; i < x->nr_clocks; i++)
+		mhz[i] = pb_probe_cpu(x->clock_cpu[i], &p, err, sizeof(err)) ? 0 : p.mhz;
+}
+
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
@@ -536,7 +555,6 @@ static void job_process(struct job_ctx *x)
 	}
 	if (!wait_ready(x, ra))
 		goto stop;
-	open_groups(x, ra, 0, g);
 	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
 	futex(&h->gate, FUTEX_WAKE, INT_MAX);
 	if (j->warmup > 0) {
@@ -546,17 +564,34 @@ static void job_process(struct job_ctx *x)
 		sleep_s(j->warmup);
 		rate = (primary_ops(x) - o0) / (now_s() - t0);
 	}
-	for (int pass = 0; pass < h->evl.nr_passes; pass++) {
-		if (pass)
-			open_groups(x, ra, pass, g);
+	h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_before);
+	h->cs_t0 = now_s();
+	if (x->timing_pass) {	/* the metric's windows, with no counter open */
+		if (run_windows(x, ra, -1, w, rate, g))
+			goto windows_done;
+		w += j->repeats;
+	}
+	for (int pass = 0; h->evl.nr && pass < h->evl.nr_passes; pass++) {
+		if (w + j->repeats > x->nr_wins)
+			break;	/* more passes than planned: the rest stays unmeasured */
+		open_groups(x, ra, pass, g);
 		if (run_windows(x, ra, pass, w, rate, g))
 			break;
 		w += j->repeats;
-		close_groups(x, g);
+		if (pass + 1 < h->evl.nr_passes)
+			close_groups(x, g);
 	}
+windows_done:
+	h->cs_t1 = now_s();
+	if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
+		h->cs_ok = 0;
+	stop_roles(x, ra);
+	probe_clocks(x, h->after_mhz);	/* the roles are gone, the counters still open */
 	close_groups(x, g);
+	goto out;
 stop:
 	stop_roles(x, ra);
+out:
 	if (x->bench->teardown)
 		x->bench->teardown(&x->setup);
 	free(g);
@@ -611,7 +646,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 {
 	const struct pb_job *j = x->job;
 	double limit = j->timeout > 0 ? j->timeout :
-		       3 * expected_s(j, HDR(x)->evl.nr_passes) + 10;
+		       3 * expected_s(j, x->nr_wins / j->repeats) + 10;
 	double t0 = now_s();
 	int status = 0, last = -1;
 
@@ -663,6 +698,7 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	rep->ops = win->ops;
 	rep->elapsed_s = win->elapsed;
 	rep->pass = win->pass;
+	rep->in_summary = !x->timing_pass || win->pass < 0;
 	memcpy(rep->aux, win->aux, sizeof(rep->aux));
 	rep->value = x->bench->value(x->job->opts, win->ops, win->elapsed,
 				     x->job->nr_instances);
@@ -717,10 +753,193 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 	v = calloc(r->nr_reps, sizeof(*v));
 	if (!v)
 		return;
+	int n = 0;
+
 	for (int i = 0; i < r->nr_reps; i++)
-		v[i] = r->reps[i].value;
-	pb_summarize(v, r->nr_reps, r->metric.rate, &r->summary);
+		if (r->reps[i].in_summary)
+			v[n++] = r->reps[i].value;
+	if (n)
+		pb_summarize(v, n, r->metric.rate, &r->summary);
 	free(v);
+}
+
+/* Passes may grow when the kernel refuses a group: room for one more per hw event. */
+static int max_passes(const struct pb_evlist *l)
+{
+	int hw = 0;
+
+	for (int e = 0; e < l->nr; e++)
+		hw += l->ev[e].hw && !l->ev[e].status;
+	return (l->nr_passes > 0 ? l->nr_passes : 1) + (hw > 1 ? hw - 1 : 0);
+}
+
+static void distinct_cpus(struct job_ctx *x, const int *cpus)
+{
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int k;
+
+		for (k = 0; k < x->nr_clocks; k++)
+			if (x->clock_cpu[k] == cpus[i])
+				break;
+		if (k == x->nr_clocks && x->nr_clocks < PB_MAX_CLOCKS)
+			x->clock_cpu[x->nr_clocks++] = cpus[i];
+	}
+}
+
+/* The job's own task-clock over the measured span, or -1 when not all counted. */
+static int64_t own_task_ns(const struct pb_result *r)
+{
+	int64_t sum = 0;
+	int e;
+
+	if (r->job->counters_cpu)
+		return -1;
+	for (e = 0; e < r->evl.nr; e++)
+		if (!strcmp(r->evl.ev[e].name, "task-clock"))
+			break;
+	if (e == r->evl.nr || !r->nr_reps)
+		return -1;
+	for (int i = 0; i < r->nr_reps; i++)
+		for (int k = 0; k < r->nr_groups; k++) {
+			const struct pb_count *c = &r->reps[i].counts[(size_t)k * r->evl.nr + e];
+
+			if (c->status != PB_CNT_OK)
+				return -1;
+			sum += (int64_t)pb_count_scaled(c);
+		}
+	return sum;
+}
+
+int pb_result_counts(const struct pb_result *r, int g, int rep,
+		     struct pb_count *acc, double *ops)
+{
+	int n = 0;
+
+	pb_counts_zero(&r->evl, acc);
+	*ops = 0;
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (p->pass < 0 || (rep >= 0 && i != rep) || !p->counts)
+			continue;
+		for (int k = 0; k < r->nr_groups; k++)
+			if (g < 0 || k == g)
+				pb_counts_add(&r->evl, acc, p->counts + (size_t)k * r->evl.nr);
+		*ops += p->ops;
+		n++;
+	}
+	return n;
+}
+
+void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
+		       struct pb_figures *f)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	double ops;
+
+	f->nr = 0;
+	if (pb_result_counts(r, g, rep, acc, &ops))
+		pb_derive(&r->evl, acc, ops, nominal_mhz, f);
+}
+
+static double count_of(const struct pb_evlist *l, const struct pb_count *c,
+		       const char *name)
+{
+	for (int e = 0; e < l->nr; e++)
+		if (!strcmp(l->ev[e].name, name) && c[e].status == PB_CNT_OK)
+			return pb_count_scaled(&c[e]);
+	return 0;
+}
+
+/* Time-shared counters per group, and the counters' clock against the probe. */
+static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	struct pb_clock_fig fig = { .cpu = -1, .nominal_mhz = nom ? nom->mhz : 0 };
+	double ops, probe = 0;
+	int np = 0;
+
+	for (int k = 0; k < r->nr_groups; k++)
+		if (pb_result_counts(r, k, -1, acc, &ops))
+			pb_counts_check(&r->evl, acc, r->group_names[k], &r->anomalies);
+	if (!pb_result_counts(r, -1, -1, acc, &ops))
+		return;
+	fig.cycles = count_of(&r->evl, acc, "cycles");
+	fig.ref_cycles = count_of(&r->evl, acc, "ref-cycles");
+	fig.task_ns = count_of(&r->evl, acc, "task-clock");
+	for (int i = 0; i < r->nr_clocks; i++)
+		if (r->clocks[i].after_mhz > 0) {
+			probe += r->clocks[i].after_mhz;
+			np++;
+		}
+	fig.probe_mhz = np ? probe / np : 0;
+	if (fig.cycles > 0)
+		pb_check_clock(&fig, &r->anomalies, NULL);
+}
+
+static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
+		       struct pb_result *r)
+{
+	const struct shm_hdr *h = HDR(x);
+	struct pb_anomalies *a = &r->anomalies;
+
+	for (int i = 0; i < r->nr_clocks; i++) {
+		struct pb_clock *c = &r->clocks[i];
+
+		c->after_mhz = h->after_mhz[i];
+		if (!pb_check_drift(c->cpu, c->before_mhz, c->after_mhz, a))
+			pb_check_drift(c->cpu, c->before_mhz, c->closed_mhz, a);
+		pb_check_low(c->cpu, c->after_mhz, nom, a);
+	}
+	r->other_frac = -1;
+	if (h->cs_ok && r->nr_reps)
+		pb_check_job_cpus(h->cs_before, h->cs_after, x->nr_clocks,
+				  h->cs_t1 - h->cs_t0, own_task_ns(r), a, &r->other_frac);
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+		int seen[2], n = 0;
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0)
+				seen[n++] = t->seen[k];
+		pb_check_migration(x->bench->roles[t->role], t->instance, t->planned,
+				   seen, n, a);
+	}
+	for (int i = 0; i < r->nr_reps; i++)
+		if (!r->reps[i].ops)
+			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
+				"look for a CPU hog or real-time task on these CPUs, or host steal time",
+				"window %d: no operation completed in %.3f s", i + 1,
+				r->reps[i].elapsed_s);
+	if (r->status == PB_OK && r->summary.n > 1)
+		pb_check_cv(r->summary.cv, a);
+	counter_checks(nom, r);
+}
+
+static void probe_before(const struct job_ctx *x, struct pb_result *r)
+{
+	struct pb_probe p;
+	char err[128];
+
+	r->clocks = calloc(x->nr_clocks, sizeof(*r->clocks));
+	if (!r->clocks)
+		return;
+	r->nr_clocks = x->nr_clocks;
+	for (int i = 0; i < x->nr_clocks; i++) {
+		r->clocks[i].cpu = x->clock_cpu[i];
+		r->clocks[i].before_mhz = pb_probe_cpu(x->clock_cpu[i], &p, err,
+						       sizeof(err)) ? 0 : p.mhz;
+	}
+}
+
+static void probe_closed(struct pb_result *r)
+{
+	struct pb_probe p;
+	char err[128];
+
+	for (int i = 0; i < r->nr_clocks; i++)
+		r->clocks[i].closed_mhz = pb_probe_cpu(r->clocks[i].cpu, &p, err,
+						       sizeof(err)) ? 0 : p.mhz;
 }
 
 /* counters=cpu: one group per distinct planned CPU. */
@@ -771,7 +990,7 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		struct pb_result *r)
+		const struct pb_nominal *nom, struct pb_result *r)
 {
 	const struct pb_bench *b = j->bench;
 	struct job_ctx x = { .topo = t, .job = j, .bench = b };
@@ -803,7 +1022,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		if (cpu_groups(&x, cpus))
 			goto oom;
 	}
-	x.nr_wins = j->repeats * (evl->nr_passes > 0 ? evl->nr_passes : 1);
+	x.timing_pass = !evl->nr || !j->counting_inline;
+	x.nr_wins = j->repeats * (x.timing_pass + (evl->nr ? max_passes(evl) : 0));
 	layout_compute(&x, b->latency);
 	x.shm = pb_shm_alloc(x.lay.size);
 	if (!x.shm)
@@ -812,6 +1032,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	if (HDR(&x)->evl.nr_passes < 1)
 		HDR(&x)->evl.nr_passes = 1;
 	fill_tasks(&x, cpus);
+	distinct_cpus(&x, cpus);
+	probe_before(&x, r);
 	for (int i = 0; i < x.nr_tasks; i++)
 		SLOT(&x, i)->window = -1;
 	if (b->latency)
@@ -831,7 +1053,9 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	}
 	setpgid(pid, pid);
 	supervise(&x, pid, r->placement, quiet, r);
+	probe_closed(r);
 	collect(&x, r);
+	job_checks(&x, nom, r);
 	goto out;
 oom:
 	r->status = PB_FAILED;
@@ -853,6 +1077,7 @@ void pb_result_free(struct pb_result *r)
 	free(r->reps);
 	free(r->tasks);
 	free(r->group_names);
+	free(r->clocks);
 	pb_anomalies_free(&r->anomalies);
 	memset(r, 0, sizeof(*r));
 }

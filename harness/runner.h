@@ -21,7 +21,9 @@
 #include "bench.h"
 #include "counters.h"
 #include "hist.h"
+#include "env.h"
 #include "jobfile.h"
+#include "probe.h"
 #include "stats.h"
 #include "topo.h"
 
@@ -38,11 +40,19 @@ struct pb_rep {
 	double		value;
 	uint64_t	ops;
 	double		elapsed_s;
-	int		pass;
+	int		pass;		/* counter pass, -1: no counters open */
+	bool		in_summary;	/* one of the metric's repeats */
 	uint64_t	aux[PB_MAX_AUX];
 	struct pb_count	*counts;	/* [nr_groups][evl.nr] */
 	struct pb_hist	*lat;		/* merged latency of the primary role, or NULL */
 	uint64_t	*task_ops;	/* [nr_tasks] */
+};
+
+/* The clock of one CPU a job used: before, after (roles stopped, counters
+ * still open) and once the counters are closed; 0 unknown. */
+struct pb_clock {
+	int	cpu;
+	double	before_mhz, after_mhz, closed_mhz;
 };
 
 struct pb_result {
@@ -61,6 +71,9 @@ struct pb_result {
 	int			nr_groups;	/* counter groups: tasks, or CPUs */
 	char			(*group_names)[32];
 	double			wall_s;		/* the whole job, start to end */
+	struct pb_clock		*clocks;	/* one per distinct CPU */
+	int			nr_clocks;
+	double			other_frac;	/* others' share of the CPUs, -1 unknown */
 };
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
@@ -71,11 +84,26 @@ extern bool pb_show_progress;
 /*
  * Run job j at one placement (a name, or NULL when j->cpus is given),
  * filling r.  The topology t is this machine's.  evl is the job's
- * resolved event list.
+ * resolved event list; nom the nominal clock.  The checks that need the
+ * job's figures run here and land in r->anomalies: clock drift and low
+ * clock (probe before, after, and after the counters are closed), noisy
+ * neighbours (/proc/stat of the job's CPUs against its own task-clock),
+ * migrations, run-to-run variation.
  */
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		struct pb_result *r);
+		const struct pb_nominal *nom, struct pb_result *r);
 void pb_result_free(struct pb_result *r);
+
+/*
+ * Counts of group g (-1: every group) summed over the windows that
+ * counted (rep -1: all of them; else that window only) into acc[evl.nr];
+ * *ops gets the ops of those windows.  Returns the number of windows.
+ */
+int pb_result_counts(const struct pb_result *r, int g, int rep,
+		     struct pb_count *acc, double *ops);
+/* Per-op figures of group g (-1: total), as pb_result_counts sums them. */
+void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
+		       struct pb_figures *f);
 
 #endif
