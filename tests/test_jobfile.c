@@ -202,7 +202,7 @@ static void test_inheritance(void **state)
 {
 	static const char *const pipe_kv[] = {
 		"bench", "placement", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "events", "counters",
+		"tasks", "timeout", "events", "counters", "counting",
 		"pattern", "size", "poll", "ratio", "tag", NULL
 	};
 	struct pb_jobset js;
@@ -262,7 +262,7 @@ static void test_cpus_and_hidden(void **state)
 {
 	static const char *const rr_kv[] = {
 		"bench", "cpus", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "events", "counters", "streams", "secret", NULL
+		"tasks", "timeout", "events", "counters", "counting", "streams", "secret", NULL
 	};
 	static const int cpus[] = { 0, 1, 1, 0 };
 	struct pb_jobset js;
@@ -764,7 +764,7 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "events", "counters", NULL
+		"loops", "tasks", "timeout", "events", "counters", "counting", NULL
 	};
 	int n = 0;
 

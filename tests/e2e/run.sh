@@ -15,16 +15,26 @@ check "host has kernel, cpu model and topology" pyjson "$J" \
 check "label defaults to the kernel release" pyjson "$J" "d['label'] == '$(uname -r)' and d['host']['kernel'] == '$(uname -r)'"
 check "every job has the fixed fields" pyjson "$J" \
 	'all(all(k in j for k in ("name", "bench", "placement", "status", "reason", "params", "metric", "cpus", "repeats", "summary", "anomalies")) for j in d["jobs"])'
-check "ok jobs: summary n/mean/stddev/min/median/max/cv/ci95, values > 0" pyjson "$J" \
-	'all(j["summary"]["n"] == 3 and j["summary"]["min"] <= j["summary"]["median"] <= j["summary"]["max"] and j["summary"]["ci95"][0] <= j["summary"]["mean"] and all(r["value"] > 0 and r["ops"] > 0 for r in j["repeats"]) for j in d["jobs"] if j["status"] == "ok")'
+check "ok jobs: summary n/mean/stddev/min/median/max/cv/ci95 over the 3 metric windows" pyjson "$J" \
+	'all(j["summary"]["n"] == 3 == sum(r["in_summary"] for r in j["repeats"]) and j["summary"]["min"] <= j["summary"]["median"] <= j["summary"]["max"] and j["summary"]["ci95"][0] <= j["summary"]["mean"] and all(r["ops"] >= 0 for r in j["repeats"]) for j in d["jobs"] if j["status"] == "ok")'
+check "counting=separate: metric windows open no counter, counter windows follow" pyjson "$J" \
+	'all([r["pass"] for r in j["repeats"]] == [None] * 3 + [0] * 3 and all("counters" not in r for r in j["repeats"][:3]) for j in d["jobs"] if j["status"] == "ok")'
 check "params hold every effective key, defaults included" pyjson "$J" \
 	'all(j["params"]["repeats"] == "3" and j["params"]["tasks"] == "processes" and "pattern" in j["params"] for j in d["jobs"])'
 check "planned CPU equals seen CPU for every role" pyjson "$J" \
 	'all(c["seen"] == [c["planned"]] for j in d["jobs"] if j["status"] == "ok" for c in j["cpus"])'
 check "software counters present per role (task-clock, context-switches counted)" pyjson "$J" \
-	'all(r["counters"][g]["task-clock"]["value"] > 0 and r["counters"][g]["context-switches"]["running_ns"] > 0 for j in d["jobs"] if j["status"] == "ok" for r in j["repeats"] for g in ("writer/0", "reader/0"))'
+	'all(any(r["counters"][g]["task-clock"].get("value", 0) > 0 and r["counters"][g]["context-switches"].get("running_ns", 0) > 0 for r in j["repeats"] if r["pass"] is not None) for j in d["jobs"] if j["status"] == "ok" for g in ("writer/0", "reader/0"))'
+check "per-op figures in the JSON (derived), total and per role" pyjson "$J" \
+	'all(0 < j["derived"]["total"]["context-switches/op"] and "writer/0" in j["derived"] for j in d["jobs"] if j["status"] == "ok" and j["name"] == "pipe-pingpong" and j["placement"] == "same-cpu")'
 check "pingpong: a context switch per role per round trip on one CPU" pyjson "$J" \
-	'all(0.9 < r["counters"]["writer/0"]["context-switches"]["value"] / r["ops"] < 1.1 for j in d["jobs"] if j["name"] == "pipe-pingpong" and j["placement"] == "same-cpu" for r in j["repeats"])'
+	'all(0.9 < r["counters"]["writer/0"]["context-switches"]["value"] / r["ops"] < 1.1 for j in d["jobs"] if j["name"] == "pipe-pingpong" and j["placement"] == "same-cpu" for r in j["repeats"] if r["pass"] is not None)'
+$PB bench pipe counting=inline --placement same-cpu --repeats 2 --duration 0.2 --warmup 0.1 -q --format json -o "$T/inl" >"$T/inl.json" 2>"$T/err"
+check "counting=inline: the metric's own windows carry the counters" pyjson "$T/inl.json" \
+	'[r["pass"] for r in d["jobs"][0]["repeats"]] == [0, 0] and all(r["in_summary"] and r["counters"]["writer/0"]["task-clock"]["value"] > 0 for r in d["jobs"][0]["repeats"])'
+$PB bench pipe events=none --placement same-cpu --repeats 2 --duration 0.2 --warmup 0.1 -q --format json -o "$T/none" >"$T/none.json" 2>"$T/err"
+check "events=none: no counter windows at all" pyjson "$T/none.json" \
+	'[r["pass"] for r in d["jobs"][0]["repeats"]] == [None, None] and d["jobs"][0]["status"] == "ok"'
 
 # placements this machine cannot offer: skipped with the reason topo gives
 $PB topo --format json >"$T/topo.json"
