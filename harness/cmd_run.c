@@ -442,8 +442,10 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		}
 	}
 	run_end(&run);
-	if (!o->quiet && !o->json)
+	if (!o->quiet && !o->json) {
+		pb_run_print_sweeps(&run, stdout);
 		print_run_anomalies(&run, stdout);
+	}
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);

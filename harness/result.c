@@ -201,6 +201,30 @@ static json_t *summary_json(const struct pb_result *r)
 	return o;
 }
 
+/* Per role instance ops/s over the metric's windows: min and max (fairness). */
+static int instance_rates(const struct pb_result *r, double *min, double *max)
+{
+	int n = 0;
+
+	*min = INFINITY;
+	*max = 0;
+	for (int i = 0; i < r->nr_tasks; i++) {
+		double ops = 0, t = 0;
+
+		for (int w = 0; w < r->nr_reps; w++)
+			if (r->reps[w].in_summary && r->reps[w].task_ops) {
+				ops += r->reps[w].task_ops[i];
+				t += r->reps[w].elapsed_s;
+			}
+		if (t <= 0)
+			continue;
+		*min = fmin(*min, ops / t);
+		*max = fmax(*max, ops / t);
+		n++;
+	}
+	return n;
+}
+
 json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 {
 	const struct pb_job *j = r->job;
@@ -226,6 +250,13 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 		"anomalies", pb_anomalies_json(&r->anomalies),
 		"wall_s", r->wall_s);
 	json_object_set_new(o, "clock", clk);
+	if (r->job->bench->shape == PB_SHAPE_WORKERS && r->status == PB_OK) {
+		double mn, mx;
+
+		if (instance_rates(r, &mn, &mx))
+			json_object_set_new(o, "per_instance", json_pack("{s:f, s:f}",
+					    "min_ops_per_s", mn, "max_ops_per_s", mx));
+	}
 	json_object_set_new(o, "derived", derived_json(r, -1, nominal_mhz));
 	json_object_set_new(o, "events", pb_evlist_json(&r->evl));
 	json_object_set_new(o, "other_busy_frac",
@@ -470,6 +501,96 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	print_legend(run, from, to, f);
 	for (int i = from; i < to; i++)
 		print_per_op(&run->results[i], run->nominal.mhz, f);
+}
+
+/* "scale/threads=4" -> key "threads", prefix length 5; 0 when not a sweep job. */
+static int sweep_split(const char *name, char *key, size_t len)
+{
+	const char *slash = strrchr(name, '/'), *eq;
+
+	if (!slash || !(eq = strchr(slash, '=')))
+		return 0;
+	snprintf(key, len, "%.*s", (int)(eq - slash - 1), slash + 1);
+	return slash - name;
+}
+
+static void print_sweep(const struct pb_run *run, int from, int to, const char *key,
+			FILE *f)
+{
+	const struct pb_result *first = &run->results[from];
+	double base = 0, base_n = 0;
+
+	fprintf(f, "\n%.*s: %s (%s) by %s, efficiency against linear: ops(N) / (N x ops(1))\n",
+		sweep_split(first->job->name, (char[64]){ 0 }, 64), first->job->name,
+		first->metric.name, first->metric.unit, key);
+	fprintf(f, "%-13s %8s %14s %14s %14s %11s\n", "Placement", key, first->metric.unit,
+		"min/instance", "max/instance", "efficiency");
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+		const char *v = pb_job_get(r->job, key);
+		double n = v ? atof(v) : 0, mn, mx;
+
+		if (r->status != PB_OK || n <= 0) {
+			fprintf(f, "%-13s %8s %s: %s\n", r->placement, v ? v : "?",
+				r->status == PB_SKIPPED ? "skipped" : "failed", r->reason);
+			continue;
+		}
+		if (!base || strcmp(r->placement, run->results[i - 1].placement)) {
+			base = r->summary.mean;	/* the first (smallest) count of this placement */
+			base_n = n;
+		}
+		if (!instance_rates(r, &mn, &mx))
+			mn = mx = NAN;
+		fprintf(f, "%-13s %8s %14.4g %14.4g %14.4g %10.1f%%\n", r->placement, v,
+			r->summary.mean, mn, mx, 100 * r->summary.mean / (n / base_n * base));
+	}
+}
+
+/* After the last job of a sweep (same section, a swept key), its scaling table. */
+void pb_run_print_sweeps(const struct pb_run *run, FILE *f)
+{
+	char key[64], key2[64];
+	int i = 0;
+
+	while (i < run->nr) {
+		const char *name = run->results[i].job->name;
+		int plen = sweep_split(name, key, sizeof(key)), j = i + 1;
+
+		while (plen && j < run->nr) {
+			const char *n2 = run->results[j].job->name;
+
+			if (sweep_split(n2, key2, sizeof(key2)) != plen ||
+			    strncmp(name, n2, plen) || strcmp(key, key2))
+				break;
+			j++;
+		}
+		if (plen && run->results[j - 1].job != run->results[i].job) {
+			/* order by placement, then by the swept value (job order) */
+			for (int p = i; p < j; p++) {
+				int seen = 0;
+
+				for (int q = i; q < p; q++)
+					seen |= !strcmp(run->results[q].placement,
+							run->results[p].placement);
+				if (seen)
+					continue;
+				struct pb_run view = *run;
+				struct pb_result *sel = calloc(j - i, sizeof(*sel));
+				int n = 0;
+
+				if (!sel)
+					return;
+				for (int q = i; q < j; q++)
+					if (!strcmp(run->results[q].placement, run->results[p].placement))
+						sel[n++] = run->results[q];
+				view.results = sel;
+				view.nr = n;
+				print_sweep(&view, 0, n, key, f);
+				free(sel);
+			}
+		}
+		i = j;
+	}
 }
 
 void pb_run_print_text(const struct pb_run *run, FILE *f)

@@ -39,5 +39,7 @@ int pb_mkdirs(const char *path);
 
 /* Text tables: one per job, a row per placement, per-op counters below. */
 void pb_run_print_text(const struct pb_run *run, FILE *f);
+/* Scaling tables of sweep jobs ("SECTION/threads=N"): value, per-instance min/max, efficiency. */
+void pb_run_print_sweeps(const struct pb_run *run, FILE *f);
 
 #endif
