@@ -564,8 +564,6 @@ static void job_process(struct job_ctx *x)
 		sleep_s(j->warmup);
 		rate = (primary_ops(x) - o0) / (now_s() - t0);
 	}
-	h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_before);
-	h->cs_t0 = now_s();
 	if (x->timing_pass) {	/* the metric's windows, with no counter open */
 		if (run_windows(x, ra, -1, w, rate, g))
 			goto windows_done;
@@ -575,16 +573,23 @@ static void job_process(struct job_ctx *x)
 		if (w + j->repeats > x->nr_wins)
 			break;	/* more passes than planned: the rest stays unmeasured */
 		open_groups(x, ra, pass, g);
+		if (!pass) {	/* others' busy time is judged where task-clock counts */
+			h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks,
+							h->cs_before);
+			h->cs_t0 = now_s();
+		}
 		if (run_windows(x, ra, pass, w, rate, g))
 			break;
+		if (!pass) {
+			h->cs_t1 = now_s();
+			if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
+				h->cs_ok = 0;
+		}
 		w += j->repeats;
 		if (pass + 1 < h->evl.nr_passes)
 			close_groups(x, g);
 	}
 windows_done:
-	h->cs_t1 = now_s();
-	if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
-		h->cs_ok = 0;
 	stop_roles(x, ra);
 	probe_clocks(x, h->after_mhz);	/* the roles are gone, the counters still open */
 	close_groups(x, g);
@@ -786,7 +791,7 @@ static void distinct_cpus(struct job_ctx *x, const int *cpus)
 	}
 }
 
-/* The job's own task-clock over the measured span, or -1 when not all counted. */
+/* The job's own task-clock over pass 0's windows, or -1 when not all counted. */
 static int64_t own_task_ns(const struct pb_result *r)
 {
 	int64_t sum = 0;
@@ -800,7 +805,7 @@ static int64_t own_task_ns(const struct pb_result *r)
 	if (e == r->evl.nr || !r->nr_reps)
 		return -1;
 	for (int i = 0; i < r->nr_reps; i++)
-		for (int k = 0; k < r->nr_groups; k++) {
+		for (int k = 0; k < r->nr_groups && r->reps[i].pass == 0; k++) {
 			const struct pb_count *c = &r->reps[i].counts[(size_t)k * r->evl.nr + e];
 
 			if (c->status != PB_CNT_OK)

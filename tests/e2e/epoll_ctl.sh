@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# End-to-end: the epoll_ctl workload runs briefly in every mode (shared and
+# private sets, cycle/batch/random, eventfd and socket, nested, processes
+# and threads, compact and scatter, threads=1,2 as a sweep) and its JSON
+# is sane; impossible limits exit 2 naming the limit.  TAP lines.
+cd "$(dirname "$0")/../.." || exit 2
+PB=${PINBENCH:-./pinbench}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pb-epoll.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+SHORT="--duration 0.3 --repeats 2 --warmup 0.1"
+
+ok() {	# status description
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# Two jobs (threads=1 and 2), every placement ok, every repeat sane.
+check_json() {	# file
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+jobs = d["jobs"]
+seen = sorted(j["params"]["threads"] for j in jobs)
+assert set(seen) == {"1", "2"}, "threads params %s" % seen
+for j in jobs:
+    where = "%s %s" % (j["name"], j["placement"])
+    assert j["status"] == "ok", "%s: %s %s" % (where, j["status"], j["reason"])
+    assert j["name"].endswith("/threads=" + j["params"]["threads"]), where
+    assert j["metric"]["unit"] == "ops/s" and j["metric"]["better"] == "higher"
+    nt = int(j["params"]["threads"])
+    assert len(j["cpus"]) == nt, where
+    for c in j["cpus"]:
+        assert c["role"] == "worker", where
+        for s in c["seen"]:
+            assert s == c["planned"], "%s: planned %d seen %d" % (where, c["planned"], s)
+    passes = {}	# the measured repeats, then those of each counter pass
+    for r in j["repeats"]:
+        passes.setdefault(r["pass"], []).append(r)
+    assert passes and all(len(v) == 2 for v in passes.values()), where
+    # Over the job, not per repeat: on a shared 2-CPU machine another
+    # pinned load can starve a worker for a whole 0.3 s window.
+    assert sum(r["ops"] for r in j["repeats"]) > 0, where
+    assert j["summary"]["mean"] > 0, where
+    for r in j["repeats"]:
+        assert r["ops"] >= 0 and r["value"] >= 0, where
+        assert abs(r["value"] - r["ops"] / r["elapsed_s"]) <= 1e-6 * r["value"], where
+        # ops, per-op and per-task counts are sampled one after the other
+        near = lambda x: abs(x - r["ops"]) <= 0.01 * r["ops"] + 100
+        adds = r["add"] + r["mod"] + r["del"]
+        assert near(adds), "%s: add+mod+del %d, ops %d" % (where, adds, r["ops"])
+        if j["params"]["ops"] == "cycle":	# per fd ADD, MOD, DEL
+            assert abs(r["add"] - r["del"]) <= 0.01 * r["ops"] + 100, where
+        if nt > 1:
+            t = sum(r["task_ops"])
+            assert near(t), "%s: task_ops sum %d, ops %d" % (where, t, r["ops"])
+' "$1" 2>&1
+}
+
+run_ok() {	# description, then pinbench arguments
+	what=$1
+	shift
+	out="$tmp/out.$n"
+	rm -rf "$out"
+	"$PB" bench epoll_ctl threads=1,2 "$@" $SHORT -o "$out" >"$tmp/log" 2>&1
+	rc=$?
+	json=$(find "$out" -name '*.json' 2>/dev/null | head -n 1)
+	if [ -z "$json" ]; then
+		sed 's/^/# /' "$tmp/log" | tail -n 5
+		ok 1 "$what: runs (exit $rc, no JSON)"
+		return
+	fi
+	msg=$(check_json "$json")	# names a failed job and its reason
+	[ $rc = 0 ] || msg="exit $rc: $msg"
+	[ -z "$msg" ] || rc=1
+	[ $rc = 0 ] || echo "$msg" | sed 's/^/# /' | tail -n 3
+	ok $rc "$what: JSON sane"
+}
+
+[ -x "$PB" ] || { echo "1..0 # SKIP no $PB (run make pinbench)"; exit 0; }
+
+run_ok "shared cycle eventfd processes compact+scatter" \
+	epoll=shared ops=cycle fdtype=eventfd tasks=processes placement=compact,scatter
+run_ok "private random socket threads" \
+	epoll=private ops=random fdtype=socket tasks=threads
+run_ok "shared random eventfd threads nested=1" \
+	epoll=shared ops=random fdtype=eventfd tasks=threads nested=1
+run_ok "private cycle socket processes nested=1" \
+	epoll=private ops=cycle fdtype=socket tasks=processes nested=1
+run_ok "private batch eventfd threads pause_ns=250 nested=4" \
+	epoll=private ops=batch tasks=threads pause_ns=250 nested=4
+
+# The soft RLIMIT_NOFILE is raised by pinbench when the hard one allows.
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -ge 2000 ]; then
+	(ulimit -Sn 256 && "$PB" bench epoll_ctl threads=2 fds=500 tasks=threads \
+		$SHORT -o "$tmp/soft" >"$tmp/log" 2>&1)
+	ok $? "soft RLIMIT_NOFILE 256 raised for 2 x 500 fds"
+else
+	echo "ok $((n = n + 1)) - # SKIP hard RLIMIT_NOFILE $hard too low"
+fi
+
+# Impossible limits: exit 2 before anything runs, naming the limit.
+expect_refused() {	# description, pattern, then pinbench arguments
+	what=$1
+	pat=$2
+	shift 2
+	"$PB" bench epoll_ctl "$@" $SHORT -o "$tmp/no" >"$tmp/log" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q -- "$pat" "$tmp/log" && grep -q "short by" "$tmp/log" &&
+		[ ! -e "$tmp/no" ]
+	r=$?
+	[ $r = 0 ] || { echo "# exit $rc:"; sed 's/^/# /' "$tmp/log" | tail -n 3; }
+	ok $r "$what"
+}
+
+expect_refused "fds=10000000 refused: RLIMIT_NOFILE" "RLIMIT_NOFILE is" fds=10000000
+watches=$(cat /proc/sys/fs/epoll/max_user_watches 2>/dev/null)
+if [ -n "$watches" ] && [ $((watches / 2 + 1)) -le 16777216 ]; then
+	expect_refused "threads x fds over max_user_watches refused" "max_user_watches" \
+		threads=2 fds=$((watches / 2 + 1))
+else
+	echo "ok $((n = n + 1)) - # SKIP max_user_watches unknown or too large"
+fi
+
+"$PB" bench epoll_ctl nested=5 $SHORT -o "$tmp/no" >"$tmp/log" 2>&1
+rc=$?
+[ $rc = 2 ] && grep -q "nested" "$tmp/log"
+ok $? "nested=5 (deeper than the kernel allows) refused"
+
+echo "1..$n"
+[ $failed = 0 ]
