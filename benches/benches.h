@@ -8,6 +8,7 @@
 #define PINBENCH_BENCHES_H
 
 #define PB_BENCHES(X)	\
-	X(pipe)
+	X(pipe)	\
+	X(epoll_ctl)
 
 #endif
