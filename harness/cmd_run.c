@@ -209,6 +209,22 @@ static void key_origin(const struct pb_job *j, const char *key, char *buf, size_
 	snprintf(buf, len, "%s:%d", j->file ? j->file : "command line", j->line);
 }
 
+/*
+ * System wide (counters=cpu) task-clock counts nothing: no task context.
+ * What perf stat -a shows instead is cpu-clock.
+ */
+static void cpu_clock_for_task_clock(struct pb_evlist *l)
+{
+	for (int e = 0; e < l->nr; e++) {
+		struct pb_event *ev = &l->ev[e];
+
+		if (strcmp(ev->name, "task-clock") || ev->attr.type != PERF_TYPE_SOFTWARE)
+			continue;
+		ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		snprintf(ev->name, sizeof(ev->name), "cpu-clock");
+	}
+}
+
 /* Event names are checked before anything runs (limits: by the job loader). */
 static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 {
@@ -222,6 +238,8 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 			fprintf(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
 			return 2;
 		}
+		if (j->counters_cpu)
+			cpu_clock_for_task_clock(&evl[i]);
 	}
 	return 0;
 }

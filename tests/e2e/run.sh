@@ -89,6 +89,10 @@ ok $? "bench pipe cpus=0,0 --format json -q: options after arguments"
 check "stdout is the result JSON, cpus= honoured" pyjson "$T/adhoc.json" \
 	'd["jobs"][0]["placement"] == "cpus" and [c["planned"] for c in d["jobs"][0]["cpus"]] == [0, 0] and d["jobs"][0]["status"] == "ok"'
 
+$PB bench pipe counters=cpu cpus=0,0 --repeats 2 --duration 0.2 --warmup 0.1 -q --format json -o "$T/cpu" >"$T/cpu.json" 2>"$T/err"
+check "counters=cpu: one group per CPU, cpu-clock instead of task-clock" pyjson "$T/cpu.json" \
+	'list(d["jobs"][0]["derived"]) == ["total", "cpu0"] and d["jobs"][0]["derived"]["total"]["context-switches/op"] > 1.5 and all("cpu-clock" in r["counters"]["cpu0"] for r in d["jobs"][0]["repeats"] if r["pass"] == 0)'
+
 # threads, stream, loops
 $PB bench pipe tasks=threads pattern=stream --placement same-cpu --duration 0.2 --repeats 2 --warmup 0 -q --format json -o "$T/thr" >"$T/thr.json" 2>"$T/err"
 check "tasks=threads, pattern=stream: MB/s higher is better, roles pinned" pyjson "$T/thr.json" \
