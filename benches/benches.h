@@ -9,6 +9,8 @@
 
 #define PB_BENCHES(X)	\
 	X(pipe)	\
-	X(epoll_ctl)
+	X(epoll_ctl)	\
+	X(udpping)	\
+	X(rr)
 
 #endif
