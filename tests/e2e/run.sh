@@ -20,11 +20,11 @@ check "ok jobs: summary n/mean/stddev/min/median/max/cv/ci95 over the 3 metric w
 check "counting=separate: metric windows open no counter, counter windows follow" pyjson "$J" \
 	'all([r["pass"] for r in j["repeats"]] == [None] * 3 + [0] * 3 and all("counters" not in r for r in j["repeats"][:3]) for j in d["jobs"] if j["status"] == "ok")'
 check "params hold every effective key, defaults included" pyjson "$J" \
-	'all(j["params"]["repeats"] == "3" and j["params"]["tasks"] == "processes" and "pattern" in j["params"] for j in d["jobs"])'
+	'all(j["params"]["repeats"] == "3" and j["params"]["tasks"] == "processes" and ("pattern" in j["params"]) == (j["bench"] == "pipe") for j in d["jobs"])'
 check "planned CPU equals seen CPU for every role" pyjson "$J" \
 	'all(c["seen"] == [c["planned"]] for j in d["jobs"] if j["status"] == "ok" for c in j["cpus"])'
 check "software counters present per role (task-clock, context-switches counted)" pyjson "$J" \
-	'all(any(r["counters"][g]["task-clock"].get("value", 0) > 0 and r["counters"][g]["context-switches"].get("running_ns", 0) > 0 for r in j["repeats"] if r["pass"] is not None) for j in d["jobs"] if j["status"] == "ok" for g in ("writer/0", "reader/0"))'
+	'all(any(r["counters"][g]["task-clock"].get("value", 0) > 0 and r["counters"][g]["context-switches"].get("running_ns", 0) > 0 for r in j["repeats"] if r["pass"] is not None) for j in d["jobs"] if j["status"] == "ok" for g in ([c["role"] + "/0" for c in j["cpus"]]))'
 check "per-op figures in the JSON (derived), total and per role" pyjson "$J" \
 	'all(0 < j["derived"]["total"]["context-switches/op"] and "writer/0" in j["derived"] for j in d["jobs"] if j["status"] == "ok" and j["name"] == "pipe-pingpong" and j["placement"] == "same-cpu")'
 check "pingpong: a context switch per role per round trip on one CPU" pyjson "$J" \
