@@ -36,6 +36,10 @@ $PB bench pipe events=none --placement same-cpu --repeats 2 --duration 0.2 --war
 check "events=none: no counter windows at all" pyjson "$T/none.json" \
 	'[r["pass"] for r in d["jobs"][0]["repeats"]] == [None, None] and d["jobs"][0]["status"] == "ok"'
 
+$PB compare --format json "$J" >"$T/cmp.json" 2>"$T/err"
+check "compare takes the metric's repeats only, not the counter passes'" pyjson "$T/cmp.json" \
+	'all(r["n"] == 3 for r in d["results"] if r["status"] == "ok") and any(r["status"] == "ok" for r in d["results"])'
+
 # placements this machine cannot offer: skipped with the reason topo gives
 $PB topo --format json >"$T/topo.json"
 check "unavailable placements are skipped with topo's reason, available ones ran" python3 - "$J" "$T/topo.json" <<'PY'
