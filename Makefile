@@ -39,6 +39,9 @@ demo: deps
 	@$(MAKE) --no-print-directory pinbench
 	./pinbench run configs/quick.ini
 
+fuzz:
+	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/e2e/fuzz.sh
+
 bench-peers: deps pinbench
 	sh tests/bench-peers.sh
 

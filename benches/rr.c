@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -41,6 +42,7 @@ struct rr_shared {
 	int	nr;
 	int	lfd;		/* TCP listener, or -1 */
 	int	(*fd)[2];	/* per stream: client end, server end */
+	bool	peer_server;	/* pinbench server: UDP sockets unconnected */
 };
 
 static const struct pb_key rr_keys[] = {
@@ -223,6 +225,139 @@ fail:
 	return -1;
 }
 
+static struct rr_shared *shared_new(int nr)
+{
+	struct rr_shared *sh = calloc(1, sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	sh->lfd = -1;
+	sh->fd = malloc(nr * sizeof(*sh->fd));
+	if (!sh->fd) {
+		free(sh);
+		return NULL;
+	}
+	for (int i = 0; i < nr; i++)
+		sh->fd[i][0] = sh->fd[i][1] = -1;
+	sh->nr = nr;
+	return sh;
+}
+
+static int peer_done(struct pb_peer_ctx *p, struct rr_shared *sh, int rc)
+{
+	if (rc) {
+		close_all(sh);
+		return -1;
+	}
+	p->shared = sh;
+	return 0;
+}
+
+/* Server: TCP, one listener for every stream; UDP, a socket per stream. */
+static int rr_peer_listen(struct pb_peer_ctx *p)
+{
+	const struct rr_opts *o = p->opts;
+	struct sockaddr_storage ss;
+	struct rr_shared *sh;
+	socklen_t sl;
+	int rc = 0;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return -1;
+	sh = shared_new(p->nr_instances);
+	if (!sh)
+		return -1;
+	sh->peer_server = true;
+	if (o->proto == TCP) {
+		sh->lfd = pb_net_bound_at(p->addr, p->alen, SOCK_STREAM, &ss, &sl, p->err,
+					  PB_ERR_MAX);
+		rc = sh->lfd < 0;
+		if (!rc && listen(sh->lfd, p->nr_instances) < 0) {
+			snprintf(p->err, PB_ERR_MAX, "listen: %s", strerror(errno));
+			rc = 1;
+		}
+		for (int i = 0; !rc && i < p->nr_instances; i++)
+			p->ports[i] = (uint16_t)pb_net_port(&ss);
+		return peer_done(p, sh, rc);
+	}
+	for (int i = 0; !rc && i < p->nr_instances; i++) {
+		int fd = pb_net_bound_at(p->addr, p->alen, SOCK_DGRAM, &ss, &sl, p->err,
+					 PB_ERR_MAX);
+
+		sh->fd[i][SERVER] = fd;
+		rc = fd < 0 || stream_opts(o, fd, SERVER, p->err);
+		p->ports[i] = (uint16_t)pb_net_port(&ss);
+	}
+	return peer_done(p, sh, rc);
+}
+
+/* One connection from the client's host within the deadline; others are closed. */
+static int accept_one(struct pb_peer_ctx *p, int lfd, double deadline_ms)
+{
+	for (;;) {
+		struct sockaddr_storage from;
+		socklen_t fl = sizeof(from);
+		struct timespec ts;
+		int fd, left;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		left = (int)(deadline_ms - (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6));
+		if (left <= 0 || pb_net_wait_in(lfd, left) <= 0) {
+			snprintf(p->err, PB_ERR_MAX, "no data connection from the client "
+				 "within %d ms", p->timeout_ms);
+			return -1;
+		}
+		fd = accept4(lfd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!p->client || pb_net_same_host((struct sockaddr *)&from, p->client))
+			return fd;
+		close(fd);	/* not the client's host */
+	}
+}
+
+static int rr_peer_accept(struct pb_peer_ctx *p)
+{
+	const struct rr_opts *o = p->opts;
+	struct rr_shared *sh = p->shared;
+	struct timespec ts;
+	double deadline;
+
+	if (o->proto != TCP)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 + p->timeout_ms;
+	for (int i = 0; i < sh->nr; i++) {
+		sh->fd[i][SERVER] = accept_one(p, sh->lfd, deadline);
+		if (sh->fd[i][SERVER] < 0 || stream_opts(o, sh->fd[i][SERVER], SERVER, p->err))
+			return -1;
+	}
+	return 0;
+}
+
+/* Client: a connected socket per stream to the server's data ports. */
+static int rr_peer_connect(struct pb_peer_ctx *p)
+{
+	const struct rr_opts *o = p->opts;
+	struct rr_shared *sh;
+	int rc = 0;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return -1;
+	sh = shared_new(p->nr_instances);
+	if (!sh)
+		return -1;
+	for (int i = 0; !rc && i < p->nr_instances; i++) {
+		int fd = pb_net_connect_to(p->addr, p->alen, p->ports[i],
+					   o->proto == TCP ? SOCK_STREAM : SOCK_DGRAM,
+					   10000, p->err, PB_ERR_MAX);
+
+		sh->fd[i][CLIENT] = fd;
+		rc = fd < 0 || stream_opts(o, fd, CLIENT, p->err);
+	}
+	return peer_done(p, sh, rc);
+}
+
 static void rr_teardown(struct pb_setup_ctx *s)
 {
 	if (s->shared)
@@ -240,7 +375,7 @@ static int rr_init(struct pb_role_ctx *c)
 	if (!e)
 		return pb_fail(c, ENOMEM, "buffer of %zu bytes", cap);
 	*e = (struct pb_udp_end){
-		.fd = sh->fd[c->instance][c->role], .connected = true,
+		.fd = sh->fd[c->instance][c->role], .connected = !sh->peer_server,
 		.timeout_ms = c->role == CLIENT ? (int)o->timeout_ms : -1,
 		.drop_every = o->drop_every,
 		.req = (size_t)o->request, .resp = (size_t)o->response,
@@ -326,5 +461,8 @@ const struct pb_bench pb_bench_rr = {
 	.loop		= rr_loop,
 	.fini		= rr_fini,
 	.teardown	= rr_teardown,
+	.peer_listen	= rr_peer_listen,
+	.peer_accept	= rr_peer_accept,
+	.peer_connect	= rr_peer_connect,
 	.value		= rr_value,
 };

@@ -35,6 +35,7 @@ struct udpping_shared {
 	int			fd[2];		/* client, server */
 	struct sockaddr_storage	addr[2];
 	socklen_t		alen[2];
+	bool			peer_server;	/* pinbench server: unconnected, replies to the sender */
 };
 
 static const struct pb_key udpping_keys[] = {
@@ -91,6 +92,15 @@ static void close_fds(struct udpping_shared *sh)
 	}
 }
 
+static struct udpping_shared *shared_new(void)
+{
+	struct udpping_shared *sh = calloc(1, sizeof(*sh));
+
+	if (sh)
+		sh->fd[0] = sh->fd[1] = -1;
+	return sh;
+}
+
 /* Only the client times out: the server waits, the stop interrupts it. */
 static int socket_opts(const struct udpping_opts *o, int fd, int role, char *err)
 {
@@ -127,11 +137,10 @@ static int make_sockets(const struct udpping_opts *o, struct udpping_shared *sh,
 
 static int udpping_setup(struct pb_setup_ctx *s)
 {
-	struct udpping_shared *sh = calloc(1, sizeof(*sh));
+	struct udpping_shared *sh = shared_new();
 
 	if (!sh)
 		return pb_setup_fail(s, ENOMEM, "udpping state");
-	sh->fd[0] = sh->fd[1] = -1;
 	if (make_sockets(s->opts, sh, s->err)) {
 		close_fds(sh);
 		free(sh);
@@ -139,6 +148,64 @@ static int udpping_setup(struct pb_setup_ctx *s)
 	}
 	s->shared = sh;
 	return 0;
+}
+
+static int peer_done(struct pb_peer_ctx *p, struct udpping_shared *sh, int rc)
+{
+	if (rc) {
+		close_fds(sh);
+		free(sh);
+		return -1;
+	}
+	p->shared = sh;
+	return 0;
+}
+
+/* Server (pinbench server): one unconnected socket on the bind address. */
+static int udpping_peer_listen(struct pb_peer_ctx *p)
+{
+	const struct udpping_opts *o = p->opts;
+	struct udpping_shared *sh;
+	int rc;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return -1;
+	sh = shared_new();
+	if (!sh)
+		return -1;
+	sh->peer_server = true;
+	sh->fd[SERVER] = pb_net_bound_at(p->addr, p->alen, SOCK_DGRAM, &sh->addr[SERVER],
+					 &sh->alen[SERVER], p->err, PB_ERR_MAX);
+	rc = sh->fd[SERVER] < 0 || socket_opts(o, sh->fd[SERVER], SERVER, p->err);
+	if (!rc)
+		p->ports[0] = (uint16_t)pb_net_port(&sh->addr[SERVER]);
+	return peer_done(p, sh, rc);
+}
+
+/* Client: a socket for the server's data port, connected when connected=1. */
+static int udpping_peer_connect(struct pb_peer_ctx *p)
+{
+	const struct udpping_opts *o = p->opts;
+	struct udpping_shared *sh;
+	int rc;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return -1;
+	sh = shared_new();
+	if (!sh)
+		return -1;
+	memcpy(&sh->addr[SERVER], p->addr, p->alen);
+	sh->alen[SERVER] = p->alen;
+	pb_net_set_port(&sh->addr[SERVER], p->ports[0]);
+	if (o->connected)
+		sh->fd[CLIENT] = pb_net_connect_to(p->addr, p->alen, p->ports[0], SOCK_DGRAM,
+						   0, p->err, PB_ERR_MAX);
+	else
+		sh->fd[CLIENT] = socket(p->addr->sa_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sh->fd[CLIENT] < 0 && !o->connected)
+		snprintf(p->err, PB_ERR_MAX, "UDP socket: %s", strerror(errno));
+	rc = sh->fd[CLIENT] < 0 || socket_opts(o, sh->fd[CLIENT], CLIENT, p->err);
+	return peer_done(p, sh, rc);
 }
 
 static void udpping_teardown(struct pb_setup_ctx *s)
@@ -164,7 +231,7 @@ static int udpping_init(struct pb_role_ctx *c)
 	e->fd = sh->fd[c->role];
 	e->peer = (const struct sockaddr *)&sh->addr[SERVER];
 	e->peerlen = sh->alen[SERVER];
-	e->connected = o->connected;
+	e->connected = o->connected && !sh->peer_server;
 	e->poll = o->poll;
 	e->timeout_ms = c->role == CLIENT ? (int)o->timeout_ms : -1;
 	e->drop_every = o->drop_every;
@@ -216,5 +283,7 @@ const struct pb_bench pb_bench_udpping = {
 	.loop		= udpping_loop,
 	.fini		= udpping_fini,
 	.teardown	= udpping_teardown,
+	.peer_listen	= udpping_peer_listen,
+	.peer_connect	= udpping_peer_connect,
 	.value		= udpping_value,
 };

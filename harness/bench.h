@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #define PB_STR_MAX	64
@@ -86,6 +87,25 @@ struct pb_setup_ctx {
 	char		*err;		/* failure reason, PB_ERR_MAX */
 };
 
+/*
+ * Two hosts (`pinbench server`): the data sockets of one session.  On the
+ * server, addr is the address to bind (port 0) and the hook fills
+ * ports[nr_instances]; on the client, addr is the server's host and
+ * ports[] its data ports.  shared is what the roles see (as setup's),
+ * released by teardown() with a pb_setup_ctx carrying it.
+ */
+struct pb_peer_ctx {
+	const void		*opts;
+	int			nr_instances;
+	const struct sockaddr	*addr;
+	socklen_t		alen;
+	uint16_t		*ports;
+	const struct sockaddr	*client;	/* server: only this host may connect */
+	int			timeout_ms;	/* server: how long to wait for connects */
+	void			*shared;	/* out */
+	char			*err;		/* PB_ERR_MAX */
+};
+
 struct pb_metric {
 	const char	*name;		/* "rtt", "throughput" */
 	const char	*unit;		/* "us", "MB/s" */
@@ -118,6 +138,16 @@ struct pb_bench {
 	int	(*loop)(struct pb_role_ctx *c);
 	void	(*fini)(struct pb_role_ctx *c);
 	void	(*teardown)(struct pb_setup_ctx *s);
+	/*
+	 * Two hosts, all NULL when the workload runs on one host only.
+	 * peer_listen (server): data sockets on p->addr, ports out.
+	 * peer_accept (server, after the client has the ports; may be NULL):
+	 * take the client's connections.  peer_connect (client): sockets
+	 * connected to the server's ports; only the client role runs here.
+	 */
+	int	(*peer_listen)(struct pb_peer_ctx *p);
+	int	(*peer_accept)(struct pb_peer_ctx *p);
+	int	(*peer_connect)(struct pb_peer_ctx *p);
 	/* The metric of one window from the primary role's ops summed. */
 	double	(*value)(const void *opts, uint64_t ops, double elapsed_s,
 			 int nr_instances);

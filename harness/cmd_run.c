@@ -35,7 +35,7 @@ struct run_opts {
 };
 
 enum { OPT_FORMAT = 256, OPT_REPEATS, OPT_DURATION, OPT_PLACEMENT, OPT_SET,
-       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP };
+       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP, OPT_PEER };
 
 static const struct option run_longopts[] = {
 	{ "output",	required_argument, NULL, 'o' },
@@ -46,6 +46,7 @@ static const struct option run_longopts[] = {
 	{ "placement",	required_argument, NULL, OPT_PLACEMENT },
 	{ "set",	required_argument, NULL, OPT_SET },
 	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "peer",	required_argument, NULL, OPT_PEER },
 	{ "label",	required_argument, NULL, OPT_LABEL },
 	{ "topology",	required_argument, NULL, OPT_TOPOLOGY },
 	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
@@ -67,6 +68,7 @@ static const char run_help[] =
 "      --placement LIST   override placement= (e.g. same-cpu,same-socket)\n"
 "      --set KEY=VALUE    override any job key (repeatable)\n"
 "      --events LIST      counter events (libpfm4 names, software events, tracepoints)\n"
+"      --peer HOST[:PORT] override peer=: the server role runs on that `pinbench server`\n"
 "      --label TEXT       label of this run (default: the kernel release)\n"
 "      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
 "                         only with --dry-run (workloads run on this machine only)\n"
@@ -163,6 +165,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		case OPT_WARMUP: add_over(o, "warmup", optarg, "--warmup"); break;
 		case OPT_PLACEMENT: add_over(o, "placement", optarg, "--placement"); break;
 		case OPT_EVENTS: add_over(o, "events", optarg, "--events"); break;
+		case OPT_PEER: add_over(o, "peer", optarg, "--peer"); break;
 		case OPT_SET:
 			if (add_kv_arg(o, optarg, "--set")) {
 				fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n",
@@ -272,6 +275,27 @@ static void iso_now(char *buf, size_t len, const char *fmt)
 	strftime(buf, len, fmt, &tm);
 }
 
+/* "peer" of each job that ran across hosts: the other host's facts. */
+static void add_peers(const struct pb_run *run, json_t *j)
+{
+	json_t *jobs = json_object_get(j, "jobs");
+
+	for (int i = 0; i < run->nr && i < (int)json_array_size(jobs); i++) {
+		const struct pb_result *r = &run->results[i];
+		const char *addr = pb_job_get(r->job, "peer");
+
+		if (!addr)
+			continue;
+		json_object_set_new(json_array_get(jobs, i), "peer", r->has_peer ?
+			json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "address", addr,
+				  "hostname", r->peer.hostname, "kernel", r->peer.kernel,
+				  "cpu_model", r->peer.cpu_model, "cpu", r->peer.cpu,
+				  "ops", (json_int_t)r->peer_ops) :
+			json_pack("{s:s, s:n, s:n, s:n, s:n}", "address", addr, "hostname",
+				  "kernel", "cpu_model", "cpu"));
+	}
+}
+
 static int save_run(const struct run_opts *o, struct pb_run *run, const char *base,
 		    char *path, size_t len)
 {
@@ -293,6 +317,7 @@ static int save_run(const struct run_opts *o, struct pb_run *run, const char *ba
 		if (snprintf(path, len, "%s/%s-%s-%d.json", dir, ts, base, n) >= (int)len)
 			return -1;
 	j = pb_run_json(run);
+	add_peers(run, j);
 	rc = pb_json_write_atomic(path, j, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "pinbench: %s\n", err);

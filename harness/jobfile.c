@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "jobfile.h"
+#include "proto.h"
 #include "topo.h"
 
 #define SEC_NAME_MAX	63
@@ -59,6 +60,7 @@ struct common {
 	double	timeout;
 	int	counters;
 	int	counting;
+	long	peer_cpu;
 };
 
 #define PAIR_DEFAULT	"same-cpu,same-core,same-socket,diff-socket"
@@ -103,6 +105,12 @@ const struct pb_key pb_common_keys[] = {
 	  .help = "separate: the metric's repeats run without counters, each counter pass"
 		  " has its own repeats; inline: count during the metric's repeats",
 	  .off = offsetof(struct common, counting) },
+	{ .name = "peer", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
+	  .help = "HOST[:PORT] of a `pinbench server`: the server role runs there, the"
+		  " client here (udpping, rr; default port 7543)" },
+	{ .name = "peer_cpu", .type = PB_T_INT, .def = NULL, 0, CPU_NR_MAX - 1,
+	  .help = "with peer: the CPU of the server role on the peer (default 0)",
+	  .off = offsetof(struct common, peer_cpu) },
 	{ .name = NULL }
 };
 
@@ -1051,6 +1059,47 @@ static int parse_cpus(struct pb_job *j, const struct pb_kv *kv, char *err, size_
 	return rc;
 }
 
+/* peer=HOST[:PORT]: a workload that can run across hosts, an address that parses. */
+static int parse_peer(struct pb_job *j, const struct pb_kv *kv, char *err, size_t len)
+{
+	char host[128], prob[PB_ERR_MAX];
+	int port;
+
+	if (!pb_bench_peer_capable(j->bench))
+		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
+				  "bench %s cannot run across hosts (udpping and rr can)",
+				  j->bench->name);
+	if (pb_peer_addr_parse(kv->val, PB_SERVER_PORT, host, sizeof(host), &port,
+			       prob, sizeof(prob)))
+		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
+				  "%s (expected HOST[:PORT])", prob);
+	return 0;
+}
+
+static int job_fail(const struct pb_job *j, char *err, size_t len, const char *msg);
+
+/* peer_cpu needs peer; across hosts a session has at most PB_PEER_MAX_INSTANCES. */
+static int check_peer(struct pb_job *j, char *err, size_t len)
+{
+	const struct pb_kv *pc = NULL;
+	char msg[160];
+
+	for (int i = 0; i < j->nr_kv; i++)
+		if (!strcmp(j->kv[i].key, "peer_cpu"))
+			pc = &j->kv[i];
+	if (!pb_job_get(j, "peer")) {
+		if (!pc)
+			return 0;
+		return where_fail(err, len, pc->origin, pc->line, pc->key, true,
+				  "peer_cpu needs peer=HOST[:PORT]");
+	}
+	if (j->nr_instances <= PB_PEER_MAX_INSTANCES)
+		return 0;
+	snprintf(msg, sizeof(msg), "%d instances: across hosts at most %d",
+		 j->nr_instances, PB_PEER_MAX_INSTANCES);
+	return job_fail(j, err, len, msg);
+}
+
 static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
 			   const struct pb_kv *kv, struct common *cm,
 			   char *err, size_t len)
@@ -1063,6 +1112,8 @@ static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
 		return parse_placements(j, kv, err, len);
 	if (!strcmp(k->name, "cpus"))
 		return parse_cpus(j, kv, err, len);
+	if (!strcmp(k->name, "peer"))
+		return parse_peer(j, kv, err, len);
 	if (!strcmp(k->name, "events")) {
 		if (strlen(kv->val) >= sizeof(j->events))
 			return where_fail(err, len, kv->origin, kv->line, kv->key, true,
@@ -1156,7 +1207,8 @@ static int instances(struct pb_job *j, char *err, size_t len)
 
 static int check_cpus(struct pb_job *j, char *err, size_t len)
 {
-	bool pair = j->bench->shape == PB_SHAPE_PAIR;
+	bool peer = pb_job_get(j, "peer") != NULL;
+	bool pair = j->bench->shape == PB_SHAPE_PAIR && !peer;
 	int need = pair ? 2 * j->nr_instances : j->nr_instances;
 	const struct pb_kv *kv = NULL;
 	char why[96];
@@ -1169,6 +1221,9 @@ static int check_cpus(struct pb_job *j, char *err, size_t len)
 	if (pair)
 		snprintf(why, sizeof(why), "2 x %d pair%s", j->nr_instances,
 			 j->nr_instances > 1 ? "s" : "");
+	else if (peer)
+		snprintf(why, sizeof(why), "with peer=, one per client: %d",
+			 j->nr_instances);
 	else
 		snprintf(why, sizeof(why), "%d worker%s", j->nr_instances,
 			 j->nr_instances > 1 ? "s" : "");
@@ -1218,7 +1273,7 @@ static int job_build(const struct ctx *c, const struct section *sec,
 	if ((c->path && !(j->file = strdup(c->path))) || kv_fill(j, f, sw))
 		return oom(err, len);
 	if (parse_common(j, err, len) || parse_opts(j, err, len) ||
-	    instances(j, err, len) || check_cpus(j, err, len))
+	    instances(j, err, len) || check_cpus(j, err, len) || check_peer(j, err, len))
 		return -1;
 	return bench_check(j, err, len);
 }

@@ -32,6 +32,7 @@ static const struct {
 	{ "compare", cmd_compare, "compare result files across kernels" },
 	{ "plot",    cmd_plot,    "plot result files with gnuplot" },
 	{ "nightly", cmd_nightly, "run, store by kernel, compare with the previous kernel" },
+	{ "server",  cmd_server,  "the far end of udpping and rr across two hosts (peer=HOST)" },
 };
 
 static void usage(FILE *f)

@@ -212,6 +212,97 @@ int pb_net_wait_in(int fd, int timeout_ms)
 	return n > 0;
 }
 
+int pb_net_port(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)ss)->sin_port);
+	if (ss->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
+	return -1;
+}
+
+void pb_net_set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
+	else if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
+}
+
+bool pb_net_same_host(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+			       &((const struct sockaddr_in6 *)b)->sin6_addr,
+			       sizeof(struct in6_addr));
+	return false;
+}
+
+int pb_net_family_check(int family, const struct sockaddr *a, char *err, size_t len)
+{
+	int got = a->sa_family == AF_INET ? 4 : a->sa_family == AF_INET6 ? 6 : 0;
+
+	if (got == family)
+		return 0;
+	return fail(err, len, 0, "family=%d asks for IPv%d but the peer address is %s",
+		    family, family, got ? (got == 4 ? "IPv4" : "IPv6") : "not IP");
+}
+
+int pb_net_bound_at(const struct sockaddr *a, socklen_t alen, int type,
+		    struct sockaddr_storage *ss, socklen_t *sslen, char *err, size_t len)
+{
+	const char *what = type == SOCK_STREAM ? "TCP" : "UDP";
+	int one = 1, fd;
+
+	if (alen > sizeof(*ss))
+		return fail(err, len, 0, "address too long");
+	memcpy(ss, a, alen);
+	*sslen = alen;
+	pb_net_set_port(ss, 0);
+	fd = socket(a->sa_family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fail(err, len, errno, "%s socket", what);
+	if (type == SOCK_STREAM)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)ss, *sslen) < 0 ||
+	    getsockname(fd, (struct sockaddr *)ss, sslen) < 0) {
+		fail(err, len, errno, "bind %s data socket", what);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int pb_net_connect_to(const struct sockaddr *a, socklen_t alen, int port, int type,
+		      int timeout_ms, char *err, size_t len)
+{
+	struct timeval tv = { .tv_sec = timeout_ms / 1000,
+			      .tv_usec = (timeout_ms % 1000) * 1000 }, zero = { 0 };
+	struct sockaddr_storage ss;
+	int fd;
+
+	if (alen > sizeof(ss))
+		return fail(err, len, 0, "address too long");
+	memcpy(&ss, a, alen);
+	pb_net_set_port(&ss, port);
+	fd = socket(a->sa_family, type | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return fail(err, len, errno, "%s socket", type == SOCK_STREAM ? "TCP" : "UDP");
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&ss, alen) < 0) {
+		fail(err, len, errno, "connect to the peer's data port %d", port);
+		close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &zero, sizeof(zero));
+	return fd;
+}
+
 size_t pb_seq_taglen(size_t len)
 {
 	return len < sizeof(uint64_t) ? len : sizeof(uint64_t);

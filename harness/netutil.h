@@ -58,6 +58,28 @@ int pb_net_udp_pair(int family, int fds[2], char *err, size_t len);
  */
 int pb_net_wait_in(int fd, int timeout_ms);
 
+/* ------------------------------------------- two hosts (pinbench server) */
+
+/* The port of an AF_INET/AF_INET6 address (host order), or set it. */
+int pb_net_port(const struct sockaddr_storage *ss);
+void pb_net_set_port(struct sockaddr_storage *ss, int port);
+/* Same IP address (ports ignored)? */
+bool pb_net_same_host(const struct sockaddr *a, const struct sockaddr *b);
+/* family= (4 or 6) against a peer address: 0, or -1 "family=4 asks for IPv4 ...". */
+int pb_net_family_check(int family, const struct sockaddr *a, char *err, size_t len);
+/*
+ * A socket of type bound to address a with port 0 (the kernel picks);
+ * the bound address in *ss.  The fd, or -1.
+ */
+int pb_net_bound_at(const struct sockaddr *a, socklen_t alen, int type,
+		    struct sockaddr_storage *ss, socklen_t *sslen, char *err, size_t len);
+/*
+ * A socket of type connected to a with port port, the connect bounded by
+ * timeout_ms (TCP).  The fd, or -1.
+ */
+int pb_net_connect_to(const struct sockaddr *a, socklen_t alen, int port, int type,
+		      int timeout_ms, char *err, size_t len);
+
 /*
  * Sequence tags: the first min(len, 8) bytes of a datagram carry the low
  * bytes of its sequence number (little endian), so a late reply to an

@@ -40,6 +40,9 @@ struct shm_hdr {
 	double			cs_t0, cs_t1;
 	int			cs_ok;
 	double			after_mhz[PB_MAX_CLOCKS];
+	int			has_peer;
+	struct pb_peer_info	peer;
+	uint64_t		peer_ops;
 };
 
 struct shm_task {
@@ -77,6 +80,10 @@ struct job_ctx {
 	char			*shm;
 	struct pb_setup_ctx	setup;
 	char			setup_err[PB_ERR_MAX];
+	const char		*peer_addr;	/* peer=, or NULL: both roles here */
+	int			peer_cpu;
+	double			limit_s;	/* the watchdog */
+	struct pb_peer		peer;		/* the control connection (job process) */
 };
 
 #define ALIGN64(x)	(((x) + 63) & ~(size_t)63)
@@ -523,6 +530,40 @@ static void probe_clocks(const struct job_ctx *x, double *mhz)
 		mhz[i] = pb_probe_cpu(x->clock_cpu[i], &p, err, sizeof(err)) ? 0 : p.mhz;
 }
 
+/* peer=: HELLO/READY with the server, then client sockets to its data ports. */
+static int peer_setup(struct job_ctx *x)
+{
+	const struct pb_job *j = x->job;
+	struct pb_peer_ctx pc;
+
+	if (pb_peer_open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
+			 x->peer_cpu, x->limit_s, x->setup_err, sizeof(x->setup_err)))
+		return -1;
+	HDR(x)->peer = x->peer.info;
+	HDR(x)->has_peer = 1;
+	pc = (struct pb_peer_ctx){ .opts = j->opts, .nr_instances = j->nr_instances,
+		.addr = (struct sockaddr *)&x->peer.addr, .alen = x->peer.alen,
+		.ports = x->peer.ports, .timeout_ms = 10000, .err = x->setup_err };
+	if (x->bench->peer_connect(&pc)) {
+		char e[PB_ERR_MAX];
+		uint64_t ops;
+
+		pb_peer_close(&x->peer, &ops, e, sizeof(e));
+		return -1;
+	}
+	x->setup.shared = pc.shared;
+	return 0;
+}
+
+/* The roles have stopped: STOP, the server's BYE (its roles' failure fails the job). */
+static void peer_finish(struct job_ctx *x)
+{
+	char err[PB_ERR_MAX];
+
+	if (pb_peer_close(&x->peer, &HDR(x)->peer_ops, err, sizeof(err)))
+		job_fail(x, "%s", err);
+}
+
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
@@ -543,7 +584,12 @@ static void job_process(struct job_ctx *x)
 	x->setup = (struct pb_setup_ctx){ .opts = j->opts,
 		.nr_instances = j->nr_instances, .threads = j->threads,
 		.err = x->setup_err };
-	if (x->bench->setup && x->bench->setup(&x->setup)) {
+	if (x->peer_addr) {
+		if (peer_setup(x)) {
+			job_fail(x, "%s", x->setup_err);
+			_exit(1);
+		}
+	} else if (x->bench->setup && x->bench->setup(&x->setup)) {
 		job_fail(x, "setup: %s", x->setup_err);
 		_exit(1);
 	}
@@ -597,6 +643,8 @@ windows_done:
 stop:
 	stop_roles(x, ra);
 out:
+	if (x->peer.fd >= 0)
+		peer_finish(x);
 	if (x->bench->teardown)
 		x->bench->teardown(&x->setup);
 	free(g);
@@ -615,7 +663,11 @@ static void fill_tasks(struct job_ctx *x, const int *cpus)
 		struct pb_task *t = &TASK(x, i)->t;
 
 		/* pairs: cpus are (first, second) per pair; tasks in role order */
-		if (b->shape == PB_SHAPE_PAIR) {
+		if (x->peer_addr) {	/* clients only, one CPU each */
+			t->role = 0;
+			t->instance = i;
+			t->planned = cpus[i];
+		} else if (b->shape == PB_SHAPE_PAIR) {
 			t->role = i / n;
 			t->instance = i % n;
 			t->planned = x->job->cpus ? cpus[i] : cpus[2 * t->instance + t->role];
@@ -650,8 +702,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 		      struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
-	double limit = j->timeout > 0 ? j->timeout :
-		       3 * expected_s(j, x->nr_wins / j->repeats) + 10;
+	double limit = x->limit_s;
 	double t0 = now_s();
 	int status = 0, last = -1;
 
@@ -744,6 +795,9 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 	}
 	for (int i = 0; i < x->nr_tasks; i++)
 		r->tasks[i] = TASK(x, i)->t;
+	r->has_peer = HDR(x)->has_peer;
+	r->peer = HDR(x)->peer;
+	r->peer_ops = HDR(x)->peer_ops;
 	for (int k = 0; k < x->nr_groups; k++) {
 		if (x->job->counters_cpu)
 			snprintf(r->group_names[k], 32, "cpu%d", x->group_cpu[k]);
@@ -965,6 +1019,24 @@ static int cpu_groups(struct job_ctx *x, const int *cpus)
 	return 0;
 }
 
+/* peer=: the placement's pairs, the first CPU of each for the client. */
+static int peer_place(const struct pb_topo *t, const struct pb_job *j,
+		      const char *placement, int *cpus, struct pb_result *r)
+{
+	int *pair = calloc(2 * (size_t)j->nr_instances, sizeof(*pair));
+	int rc;
+
+	if (!pair) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return 1;
+	}
+	rc = pb_place(t, placement, j->nr_instances, pair, r->reason, sizeof(r->reason));
+	for (int i = 0; !rc && i < j->nr_instances; i++)
+		cpus[i] = pair[2 * i];
+	free(pair);
+	return rc;
+}
+
 static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 		     const char *placement, int *cpus, int nr_tasks,
 		     struct pb_result *r)
@@ -983,7 +1055,10 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 		}
 		return 0;
 	}
-	rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
+	if (pb_job_get(j, "peer"))
+		rc = peer_place(t, j, placement, cpus, r);
+	else
+		rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
 	if (rc) {
 		r->status = PB_SKIPPED;
 		if (rc < 0)
@@ -1012,7 +1087,11 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		b->metric_for(j->opts, &r->metric);
 	else
 		r->metric = b->metric;
-	x.nr_tasks = b->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+	x.peer.fd = -1;
+	x.peer_addr = pb_job_get(j, "peer");
+	x.peer_cpu = pb_job_get(j, "peer_cpu") ? atoi(pb_job_get(j, "peer_cpu")) : 0;
+	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
+							       : j->nr_instances;
 	cpus = calloc(x.nr_tasks, sizeof(*cpus));
 	if (!cpus) {
 		r->status = PB_FAILED;
@@ -1029,6 +1108,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	}
 	x.timing_pass = !evl->nr || !j->counting_inline;
 	x.nr_wins = j->repeats * (x.timing_pass + (evl->nr ? max_passes(evl) : 0));
+	x.limit_s = j->timeout > 0 ? j->timeout : 3 * expected_s(j, x.nr_wins / j->repeats) + 10;
 	layout_compute(&x, b->latency);
 	x.shm = pb_shm_alloc(x.lay.size);
 	if (!x.shm)

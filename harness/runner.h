@@ -10,6 +10,12 @@
  * roles.  Results come back through shared memory.  The main process
  * is the watchdog: a job far over its expected time is killed and marked
  * failed; so is one whose job process dies.
+ *
+ * With peer=HOST[:PORT] (udpping, rr) only the client role runs here, one
+ * task per instance, pinned to the first CPU of each pair of the
+ * placement (or to cpus=, one per client); the job process holds the
+ * control connection to `pinbench server` (proto.h) from before the
+ * roles start until after they stop.
  */
 #ifndef PINBENCH_RUNNER_H
 #define PINBENCH_RUNNER_H
@@ -24,6 +30,7 @@
 #include "env.h"
 #include "jobfile.h"
 #include "probe.h"
+#include "proto.h"
 #include "stats.h"
 #include "topo.h"
 
@@ -74,6 +81,10 @@ struct pb_result {
 	struct pb_clock		*clocks;	/* one per distinct CPU */
 	int			nr_clocks;
 	double			other_frac;	/* others' share of the CPUs, -1 unknown */
+	/* peer=HOST: the server role ran there (tasks[] are the clients only) */
+	bool			has_peer;	/* the peer answered READY */
+	struct pb_peer_info	peer;
+	uint64_t		peer_ops;	/* replies the peer's server roles sent */
 };
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */

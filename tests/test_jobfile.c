@@ -764,7 +764,7 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "events", "counters", "counting", NULL
+		"loops", "tasks", "timeout", "events", "counters", "counting", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
 

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * peer.c - the client side of the control protocol: HELLO, READY (and
+ * the parameter agreement), STOP, BYE.  See proto.h.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "proto.h"
+
+#define PEER_CONNECT_S	10	/* connect and each answer, seconds */
+
+static int __attribute__((format(printf, 3, 4)))
+fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int dial(struct pb_peer *p, const char *address, char *err, size_t len)
+{
+	struct timeval tv = { .tv_sec = PEER_CONNECT_S };
+	char host[128], e[PB_ERR_MAX];
+	int port;
+
+	if (pb_peer_addr_parse(address, PB_SERVER_PORT, host, sizeof(host), &port,
+			       e, sizeof(e)) ||
+	    pb_peer_resolve(host, port, false, &p->addr, &p->alen, e, sizeof(e)))
+		return fail(err, len, "peer %s: %s", address, e);
+	p->fd = socket(p->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (p->fd < 0)
+		return fail(err, len, "peer %s: socket: %s", address, strerror(errno));
+	setsockopt(p->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(p->fd, (struct sockaddr *)&p->addr, p->alen) < 0) {
+		int e2 = errno;
+
+		close(p->fd);
+		p->fd = -1;
+		return fail(err, len, "peer %s: connect: %s%s", address, strerror(e2),
+			    e2 == ECONNREFUSED ? " (is `pinbench server` running there, "
+			    "listening on that address?)" : "");
+	}
+	return 0;
+}
+
+static int hello(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
+		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len)
+{
+	pb_msg_init(m, PB_MSG_HELLO);
+	if (pb_msg_add(m, "bench", "%s", b->name) || pb_msg_add(m, "cpu", "%d", cpu) ||
+	    pb_msg_add(m, "instances", "%d", nr) || pb_msg_add(m, "max_s", "%.0f", max_s + 1))
+		return fail(err, len, "HELLO: too many fields");
+	for (const struct pb_key *k = b->keys; k && k->name; k++) {
+		char key[PB_PROTO_KEY_MAX + 8], v[PB_STR_MAX + 32];
+
+		pb_params_key_text(k, opts, v, sizeof(v));
+		snprintf(key, sizeof(key), "p.%s", k->name);
+		if (pb_msg_add(m, key, "%s", v))
+			return fail(err, len, "HELLO: key %s", k->name);
+	}
+	return pb_proto_send(p->fd, m, err, len);
+}
+
+static int ports_parse(struct pb_peer *p, const char *s, int nr, char *err, size_t len)
+{
+	p->nr_ports = 0;
+	while (s && *s && p->nr_ports < PB_PEER_MAX_INSTANCES) {
+		char *end;
+		long v = strtol(s, &end, 10);
+
+		if (end == s || v < 1 || v > 65535 || (*end && *end != ','))
+			return fail(err, len, "READY: bad ports '%s'", s);
+		p->ports[p->nr_ports++] = (uint16_t)v;
+		s = *end ? end + 1 : end;
+	}
+	if (p->nr_ports != nr)
+		return fail(err, len, "READY: %d ports for %d instances", p->nr_ports, nr);
+	return 0;
+}
+
+/* The server's effective parameters must be ours, key for key. */
+static int agree(const struct pb_msg *m, const struct pb_bench *b, const void *opts,
+		 char *err, size_t len)
+{
+	char mine[2048];
+	const char *theirs = pb_msg_get(m, "params"), *h = pb_msg_get(m, "params_hash");
+	char hx[24];
+
+	pb_params_canon(b, opts, mine, sizeof(mine));
+	snprintf(hx, sizeof(hx), "%016" PRIx64, pb_params_hash(mine));
+	if (!theirs || !h)
+		return fail(err, len, "READY without the effective parameters");
+	if (strcmp(theirs, mine) || strcmp(h, hx))
+		return fail(err, len, "the peer's effective parameters differ from ours "
+			    "(different pinbench versions?): here %s, peer %s", mine, theirs);
+	return 0;
+}
+
+static int ready(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
+		 const void *opts, int nr, int cpu, char *err, size_t len)
+{
+	char e[PB_ERR_MAX];
+	const char *v;
+
+	if (pb_proto_recv(p->fd, m, PEER_CONNECT_S * 1000, e, sizeof(e)))
+		return fail(err, len, "peer %s: %s", p->info.address, e);
+	if (m->type == PB_MSG_ERROR)
+		return fail(err, len, "peer %s refused: %s", p->info.address,
+			    (v = pb_msg_get(m, "reason")) ? v : "(no reason)");
+	if (m->type != PB_MSG_READY)
+		return fail(err, len, "peer %s: expected READY, got %s", p->info.address,
+			    pb_msg_name(m->type));
+	if (agree(m, b, opts, e, sizeof(e)) ||
+	    ports_parse(p, pb_msg_get(m, "ports"), nr, e, sizeof(e)))
+		return fail(err, len, "peer %s: %s", p->info.address, e);
+	snprintf(p->info.hostname, sizeof(p->info.hostname), "%s",
+		 (v = pb_msg_get(m, "hostname")) ? v : "");
+	snprintf(p->info.kernel, sizeof(p->info.kernel), "%s",
+		 (v = pb_msg_get(m, "kernel")) ? v : "");
+	snprintf(p->info.cpu_model, sizeof(p->info.cpu_model), "%s",
+		 (v = pb_msg_get(m, "cpu_model")) ? v : "");
+	p->info.cpu = cpu;
+	return 0;
+}
+
+int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *b,
+		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len)
+{
+	struct pb_msg *m = malloc(sizeof(*m));
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	snprintf(p->info.address, sizeof(p->info.address), "%s", address);
+	if (!m)
+		return fail(err, len, "out of memory");
+	if (nr < 1 || nr > PB_PEER_MAX_INSTANCES)
+		fail(err, len, "%d instances: across hosts at most %d", nr,
+		     PB_PEER_MAX_INSTANCES);
+	else if (!dial(p, address, err, len) &&
+		 !hello(p, m, b, opts, nr, cpu, max_s, err, len) &&
+		 !ready(p, m, b, opts, nr, cpu, err, len))
+		rc = 0;
+	free(m);
+	if (rc && p->fd >= 0) {
+		close(p->fd);
+		p->fd = -1;
+	}
+	return rc;
+}
+
+int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)
+{
+	struct pb_msg *m = malloc(sizeof(*m));
+	char e[PB_ERR_MAX];
+	const char *v;
+	int rc = -1;
+
+	*ops = 0;
+	if (p->fd < 0 || !m) {
+		free(m);
+		return fail(err, len, "peer: no control connection");
+	}
+	pb_msg_init(m, PB_MSG_STOP);
+	if (pb_proto_send(p->fd, m, e, sizeof(e)) ||
+	    pb_proto_recv(p->fd, m, PEER_CONNECT_S * 1000, e, sizeof(e)))
+		fail(err, len, "peer %s at the end: %s", p->info.address, e);
+	else if (m->type != PB_MSG_BYE)
+		fail(err, len, "peer %s at the end: expected BYE, got %s: %s", p->info.address,
+		     pb_msg_name(m->type), pb_msg_get(m, "reason") ? pb_msg_get(m, "reason") : "");
+	else if ((v = pb_msg_get(m, "error")))
+		fail(err, len, "peer %s: %s", p->info.address, v);
+	else
+		rc = 0;
+	if (!rc && (v = pb_msg_get(m, "ops")))
+		*ops = strtoull(v, NULL, 10);
+	close(p->fd);
+	p->fd = -1;
+	free(m);
+	return rc;
+}

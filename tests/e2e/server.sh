@@ -1,0 +1,225 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
+# rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
+# injected loss that never hangs, refusals with clear reasons, hostile and
+# truncated control frames (tests/e2e/server_frames.py) that never crash or
+# hang the server, the session cap, the stall timeout, a parameter mismatch
+# from a fake server, and a clean SIGTERM.  As root with iproute2: the same
+# across two network namespaces joined by a veth pair (192.0.2.0/24,
+# TEST-NET-1, inside the namespaces only), removed at the end even on failure.
+. "$(dirname "$0")/lib.sh"
+FR="python3 tests/e2e/server_frames.py"
+SHORT="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none --set timeout=3 -q --format json"
+NS_A=pbA$$
+NS_B=pbB$$
+SRV=
+cleanup() {
+	[ -n "$SRV" ] && kill -9 "$SRV" 2>/dev/null
+	if [ -n "$NETNS" ]; then
+		ip netns pids "$NS_B" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$NS_A" 2>/dev/null
+		ip netns del "$NS_B" 2>/dev/null
+	fi
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# start_server LOG [OPTIONS]: sets SRV and PORT ("" when it did not start)
+start_server() {
+	log=$1
+	shift
+	"$PB" server --port 0 "$@" 2>"$log" &
+	SRV=$!
+	PORT=
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		PORT=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$log")
+		[ -n "$PORT" ] && break
+		sleep 0.1
+	done
+}
+
+# ---------------------------------------------------------- options
+"$PB" server --help >"$T/help" 2>&1
+ok $? "server --help exits 0"
+grep -q -- "--session-timeout" "$T/help"
+ok $? "server --help lists --session-timeout"
+for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--cpus 9999" \
+	   "--cpus x" "--frobnicate" "extra"; do
+	# shellcheck disable=SC2086
+	"$PB" server $bad >/dev/null 2>"$T/err"
+	ok $([ $? = 2 ] && [ -s "$T/err" ]; echo $?) "server $bad: exit 2 with a message"
+done
+"$PB" server --bind 203.0.113.77 --port 0 >/dev/null 2>"$T/err"
+ok $([ $? = 1 ] && grep -q "cannot listen" "$T/err"; echo $?) \
+	"server on an address this host does not have: exit 1, says why"
+
+# ------------------------------------------------------ job keys
+"$PB" bench pipe peer=127.0.0.1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
+ok $([ $? = 2 ] && grep -q "cannot run across hosts" "$T/err"; echo $?) \
+	"peer= with bench pipe: exit 2"
+"$PB" bench udpping peer=127.0.0.1:99999 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
+ok $([ $? = 2 ] && grep -q "peer" "$T/err"; echo $?) "peer= with a bad port: exit 2"
+"$PB" bench udpping peer_cpu=1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
+ok $([ $? = 2 ] && grep -q "peer_cpu needs peer" "$T/err"; echo $?) \
+	"peer_cpu without peer: exit 2"
+"$PB" bench rr streams=2 cpus=0,0,0,0 peer=127.0.0.1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
+ok $([ $? = 2 ] && grep -q "one per client" "$T/err"; echo $?) \
+	"peer= with cpus= of both roles: exit 2 (one CPU per client)"
+"$PB" bench udpping cpus=0 --peer 127.0.0.1:1 $SHORT -o "$T/o" >"$T/j" 2>"$T/err"
+ok $([ $? = 1 ] && pyjson "$T/j" "d['jobs'][0]['status'] == 'failed' and \
+	'connect' in d['jobs'][0]['reason']"; echo $?) \
+	"--peer with nobody listening: job failed, reason says connect"
+
+# ------------------------------------------------ loopback sessions
+start_server "$T/srv.log" --session-timeout 4 --max-sessions 2 --cpus 0
+ok $([ -n "$PORT" ]; echo $?) "server starts on 127.0.0.1 and logs its port"
+P="peer=127.0.0.1:$PORT"
+
+"$PB" bench udpping cpus=0 $P peer_cpu=0 $SHORT -o "$T/o" >"$T/u.json" 2>"$T/err"
+ok $? "udpping across the control protocol: exit 0"
+check "udpping JSON: ok, one client task, rtt > 0, peer recorded" pyjson "$T/u.json" \
+	"d['jobs'][0]['status'] == 'ok' and len(d['jobs'][0]['cpus']) == 1 and \
+	 d['jobs'][0]['cpus'][0]['role'] == 'client' and d['jobs'][0]['summary']['mean'] > 0 \
+	 and d['jobs'][0]['peer']['address'] == '127.0.0.1:$PORT' and \
+	 d['jobs'][0]['peer']['cpu'] == 0 and d['jobs'][0]['peer']['kernel'] and \
+	 d['jobs'][0]['peer']['hostname'] and d['jobs'][0]['peer']['cpu_model'] and \
+	 d['jobs'][0]['peer']['ops'] >= sum(r['ops'] for r in d['jobs'][0]['repeats'])"
+"$PB" bench rr streams=2 cpus=0,0 $P $SHORT -o "$T/o" >"$T/r.json" 2>"$T/err"
+check "rr tcp, 2 streams, across the protocol: ok, trans/s > 0" pyjson "$T/r.json" \
+	"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0 and \
+	 len(d['jobs'][0]['cpus']) == 2"
+"$PB" bench rr proto=udp cpus=0 $P $SHORT -o "$T/o" >"$T/r2.json" 2>"$T/err"
+check "rr udp across the protocol: ok" pyjson "$T/r2.json" \
+	"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0"
+"$PB" bench udpping cpus=0 connected=1 poll=1 $P $SHORT -o "$T/o" >"$T/c.json" 2>"$T/err"
+check "udpping connected=1 poll=1 across the protocol: ok" pyjson "$T/c.json" \
+	"d['jobs'][0]['status'] == 'ok'"
+timeout 30 "$PB" bench udpping cpus=0 $P drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
+	>"$T/l.json" 2>"$T/err"
+check "server drops every 3rd datagram: counted lost, never hangs" pyjson "$T/l.json" \
+	"d['jobs'][0]['status'] == 'ok' and sum(r['lost'] for r in d['jobs'][0]['repeats']) > 0"
+"$PB" bench udpping cpus=0 $P peer_cpu=1 $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
+check "peer_cpu not in the server's --cpus: failed, the server's reason" pyjson "$T/n.json" \
+	"d['jobs'][0]['status'] == 'failed' and 'not offered' in d['jobs'][0]['reason']"
+"$PB" bench udpping cpus=0 $P $SHORT --set timeout=60 -o "$T/o" >"$T/t.json" 2>"$T/err"
+check "a job longer than --session-timeout is refused with the reason" pyjson "$T/t.json" \
+	"d['jobs'][0]['status'] == 'failed' and 'session-timeout' in d['jobs'][0]['reason']"
+
+# ------------------------------------------------ hostile clients
+for c in http trunc-header trunc-body oversized version type not-hello binary no-newline; do
+	r=$(timeout 20 $FR "$PORT" $c)
+	ok $([ "$r" = closed ] || case $r in error:*) true ;; *) false ;; esac; echo $?) \
+		"frame '$c': the server closes or refuses ($r)"
+done
+for c in bad-bench exec bad-param bad-key bad-field bad-cpu instances too-long; do
+	r=$(timeout 20 $FR "$PORT" $c)
+	ok $(case $r in error:?*) true ;; *) false ;; esac; echo $?) \
+		"HELLO '$c': refused with a reason (${r#error:})"
+done
+timeout 120 $FR "$PORT" fuzz 7 >"$T/fz" 2>&1
+ok $([ "$(cat "$T/fz")" = done ]; echo $?) "60 random, cut and bit-flipped frames: answered"
+r=$(timeout 30 $FR "$PORT" stall)
+ok $(case $r in closed*) awk "BEGIN { exit !(${r#closed } <= 7) }" ;; *) false ;; esac; \
+     echo $?) "a client that says nothing is hung up on after the timeout ($r s)"
+r=$(timeout 30 $FR "$PORT" busy 2)
+ok $([ "$r" = busy ]; echo $?) "over --max-sessions 2: refused as busy"
+sleep 0.3
+kill -0 "$SRV" 2>/dev/null
+ok $? "the server is still running"
+"$PB" bench udpping cpus=0 $P $SHORT -o "$T/o" >"$T/u2.json" 2>"$T/err"
+check "after all that, a normal session still works" pyjson "$T/u2.json" \
+	"d['jobs'][0]['status'] == 'ok'"
+grep -q "refused: bench 'pipe' cannot run across hosts" "$T/srv.log"
+ok $? "the server logs refusals with the reason"
+grep -q "closed: bad magic" "$T/srv.log"
+ok $? "the server logs malformed frames with the reason"
+grep -q "done: [0-9]* replies" "$T/srv.log"
+ok $? "the server logs finished sessions"
+
+# ------------------------------------------- a parameter mismatch
+$FR 0 fake-server >"$T/fake.port" 2>/dev/null &
+FAKE=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/fake.port" ] && break; sleep 0.1; done
+"$PB" bench udpping cpus=0 peer="127.0.0.1:$(cat "$T/fake.port")" $SHORT -o "$T/o" \
+	>"$T/m.json" 2>"$T/err"
+check "a server with other effective parameters: job failed, says both" pyjson "$T/m.json" \
+	"d['jobs'][0]['status'] == 'failed' and 'parameters differ' in d['jobs'][0]['reason'] \
+	 and 'size=2' in d['jobs'][0]['reason'] and 'size=1' in d['jobs'][0]['reason']"
+kill "$FAKE" 2>/dev/null
+wait "$FAKE" 2>/dev/null
+
+# --------------------------------------------------------- stop
+$FR "$PORT" stall >/dev/null 2>&1 &
+HOLD=$!
+sleep 0.3
+kill -TERM "$SRV"
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	kill -0 "$SRV" 2>/dev/null || break
+	sleep 0.1
+done
+wait "$SRV"
+rc=$?
+ok $([ $rc = 0 ] && grep -q "stopped" "$T/srv.log"; echo $?) \
+	"SIGTERM with a session open: exit 0, logged (rc $rc)"
+ok $(! pgrep -f "pinbench server --port 0 --session-timeout 4" >/dev/null; echo $?) \
+	"no session process left behind"
+SRV=
+wait "$HOLD" 2>/dev/null
+
+# ------------------------------------ two namespaces, a veth pair
+NETNS=
+if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
+	echo "ok $((n + 1)) # SKIP netns test needs root and iproute2"
+	n=$((n + 1))
+elif ! ip netns add "$NS_A" 2>/dev/null; then
+	echo "ok $((n + 1)) # SKIP cannot create network namespaces here"
+	n=$((n + 1))
+else
+	NETNS=1
+	ip netns add "$NS_B" &&
+	ip link add "pbv$$a" netns "$NS_A" type veth peer name "pbv$$b" netns "$NS_B" &&
+	ip -n "$NS_A" addr add 192.0.2.1/24 dev "pbv$$a" &&
+	ip -n "$NS_B" addr add 192.0.2.2/24 dev "pbv$$b" &&
+	ip -n "$NS_A" link set "pbv$$a" up && ip -n "$NS_B" link set "pbv$$b" up &&
+	ip -n "$NS_A" link set lo up && ip -n "$NS_B" link set lo up
+	ok $? "two namespaces joined by a veth pair (192.0.2.1 <-> 192.0.2.2)"
+	ip netns exec "$NS_B" "$PB" server --bind 192.0.2.2 --port 0 2>"$T/ns.log" &
+	SRV=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		NP=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$T/ns.log")
+		[ -n "$NP" ] && break
+		sleep 0.1
+	done
+	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" peer_cpu=1 \
+		--repeats 3 --duration 0.5 --warmup 0.2 --set events=none -q --format json \
+		-o "$T/o" >"$T/ns-u.json" 2>"$T/err"
+	check "udpping across the veth pair: ok, peer 192.0.2.2 recorded" pyjson "$T/ns-u.json" \
+		"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0 and \
+		 d['jobs'][0]['peer']['address'].startswith('192.0.2.2:')"
+	ip netns exec "$NS_A" "$PB" bench rr streams=2 cpus=0,1 peer=192.0.2.2:"$NP" \
+		$SHORT -o "$T/o" >"$T/ns-r.json" 2>"$T/err"
+	check "rr tcp, 2 streams, across the veth pair: ok" pyjson "$T/ns-r.json" \
+		"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0"
+	python3 -c "import json; d = json.load(open('$T/ns-u.json'))
+print('# udpping rtt across the veth pair: %.1f us' % d['jobs'][0]['summary']['mean'])"
+	kill -TERM "$SRV"
+	wait "$SRV"
+	ip netns exec "$NS_B" "$PB" server --port 0 2>"$T/ns2.log" &
+	SRV=$!
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		NP=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$T/ns2.log")
+		[ -n "$NP" ] && break
+		sleep 0.1
+	done
+	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" $SHORT \
+		-o "$T/o" >"$T/ns-l.json" 2>"$T/err"
+	check "a server on the default bind (127.0.0.1) is not reachable from the network" \
+		pyjson "$T/ns-l.json" "d['jobs'][0]['status'] == 'failed' and \
+		'connect' in d['jobs'][0]['reason']"
+	kill -TERM "$SRV"
+	wait "$SRV"
+	SRV=
+fi
+done_testing
