@@ -92,7 +92,7 @@ const struct pb_key pb_common_keys[] = {
 	  .help = "run role instances as processes or threads",
 	  .off = offsetof(struct common, tasks) },
 	{ .name = "timeout", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
-	  .help = "watchdog in seconds; 0: 3 x expected + 10",
+	  .help = "watchdog in seconds for the whole job; 0: automatic, 3 x each phase + 10 s without progress",
 	  .off = offsetof(struct common, timeout) },
 	{ .name = "events", .type = PB_T_STR, .def = "", PB_NO_RANGE,
 	  .help = "counter events, comma separated; empty: the default set" },

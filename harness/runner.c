@@ -40,6 +40,8 @@ struct shm_hdr {
 	double			cs_t0, cs_t1;
 	int			cs_ok;
 	double			after_mhz[PB_MAX_CLOCKS];
+	double			win_expect_s;	/* one window, once the warm-up says */
+	int			windows_begun;
 	int			has_peer;
 	struct pb_peer_info	peer;
 	uint64_t		peer_ops;
@@ -610,6 +612,8 @@ static void job_process(struct job_ctx *x)
 		sleep_s(j->warmup);
 		rate = (primary_ops(x) - o0) / (now_s() - t0);
 	}
+	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;
+	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
 	if (x->timing_pass) {	/* the metric's windows, with no counter open */
 		if (run_windows(x, ra, -1, w, rate, g))
 			goto windows_done;
@@ -687,6 +691,26 @@ static double expected_s(const struct pb_job *j, int passes)
 	return j->warmup + passes * j->repeats * per + 1;
 }
 
+/*
+ * How long the job may go without progress before the watchdog stops it:
+ * timeout= when given (for the whole job); else 3 x what the phase should
+ * take + 10 s: setting up and warming up, each window (duration, or loops
+ * at the warm-up's rate), stopping; a little more per task for many tasks.
+ */
+static double watchdog_limit(const struct job_ctx *x, int begun, int done)
+{
+	const struct pb_job *j = x->job;
+	double per_task = 0.05 * x->nr_tasks, w = HDR(x)->win_expect_s;
+
+	if (j->timeout > 0)
+		return x->limit_s;
+	if (!begun)
+		return 3 * j->warmup + 10 + per_task;
+	if (done >= x->nr_wins)
+		return 10 + per_task;
+	return 3 * (w > 0 ? w : 30) + 10;
+}
+
 static void progress(const struct pb_job *j, const char *pl, int done, int total)
 {
 	static int tty = -1;
@@ -702,25 +726,32 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 		      struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
-	double limit = x->limit_s;
-	double t0 = now_s();
-	int status = 0, last = -1;
+	double limit = x->limit_s, t0 = now_s(), mark = t0;
+	int status = 0, last = -1, begun = 0;
 
 	for (;;) {
 		pid_t p = waitpid(pid, &status, WNOHANG);
 		int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+		int b = __atomic_load_n(&HDR(x)->windows_begun, __ATOMIC_ACQUIRE);
 
 		if (p == pid)
 			break;
 		if (!quiet && done != last)
 			progress(j, pl, done, x->nr_wins);
+		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
+			mark = now_s();
+			limit = watchdog_limit(x, b, done);
+		}
 		last = done;
-		if (pb_interrupted || now_s() - t0 > limit) {
+		begun = b;
+		if (pb_interrupted || now_s() - mark > limit) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			snprintf(r->reason, sizeof(r->reason), pb_interrupted ?
-				 "interrupted" : "watchdog: no result after %.0f s", limit);
+				 "interrupted" : "watchdog: no progress for %.0f s (%s)", limit,
+				 !begun ? "setting up and warming up" : last < x->nr_wins ?
+				 "in a measurement window" : "stopping");
 			r->status = PB_FAILED;
 			break;
 		}
