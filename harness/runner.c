@@ -408,7 +408,7 @@ static void window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
 	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !HDR(x)->failed) {
 		if (now_s() - t0 > 1 && roles_failed(x, ra))
 			return;
-		sleep_s(rate > 0 ? 0.0002 : 0.001);
+		sleep_s(0.001);
 	}
 }
 
@@ -755,7 +755,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 			r->status = PB_FAILED;
 			break;
 		}
-		sleep_s(0.02);
+		sleep_s(0.05);
 	}
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
 	if (!quiet && isatty(2))
@@ -1032,6 +1032,27 @@ static void probe_closed(struct pb_result *r)
 						       sizeof(err)) ? 0 : p.mhz;
 }
 
+/*
+ * Keep the harness's own wake-ups (the watchdog's polling, the job
+ * process's window timer) off the measured CPUs when others are allowed:
+ * the calling thread, and the job process it forks, go to the rest.
+ * The roles pin themselves.  True when the affinity was changed.
+ */
+static bool stay_off(const struct job_ctx *x, cpu_set_t *saved)
+{
+	cpu_set_t rest;
+
+	if (sched_getaffinity(0, sizeof(*saved), saved))
+		return false;
+	rest = *saved;
+	for (int i = 0; i < x->nr_clocks; i++)
+		if (x->clock_cpu[i] >= 0 && x->clock_cpu[i] < CPU_SETSIZE)
+			CPU_CLR(x->clock_cpu[i], &rest);
+	if (!CPU_COUNT(&rest) || x->nr_clocks >= PB_MAX_CLOCKS)
+		return false;
+	return sched_setaffinity(0, sizeof(rest), &rest) == 0;
+}
+
 /* counters=cpu: one group per distinct planned CPU. */
 static int cpu_groups(struct job_ctx *x, const int *cpus)
 {
@@ -1107,7 +1128,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	struct job_ctx x = { .topo = t, .job = j, .bench = b };
 	int *cpus = NULL;
 	double t0 = now_s();
-	bool quiet = !pb_show_progress;
+	bool quiet = !pb_show_progress, moved = false;
+	cpu_set_t saved;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -1157,6 +1179,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 			for (int w = 0; w < x.nr_wins; w++)
 				pb_hist_init(HIST(&x, i, w));
 	fflush(NULL);
+	moved = stay_off(&x, &saved);
 	pid = fork();
 	if (pid < 0) {
 		r->status = PB_FAILED;
@@ -1169,6 +1192,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	}
 	setpgid(pid, pid);
 	supervise(&x, pid, r->placement, quiet, r);
+	if (moved)
+		sched_setaffinity(0, sizeof(saved), &saved);
 	probe_closed(r);
 	collect(&x, r);
 	job_checks(&x, nom, r);
