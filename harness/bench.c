@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "hist.h"
+#include "util.h"
 
 static uint64_t ts_ns(const struct timespec *t)
 {
@@ -33,21 +34,12 @@ void pb_lat_end(struct pb_role_ctx *c)
 	pb_hist_add(c->hist[w], ts_ns(&t1) - ts_ns(&c->lat_t0));
 }
 
-static int vfail(char *buf, int err, const char *fmt, va_list ap)
-{
-	int n = vsnprintf(buf, PB_ERR_MAX, fmt, ap);
-
-	if (err && n >= 0 && n < PB_ERR_MAX)
-		snprintf(buf + n, PB_ERR_MAX - n, ": %s", strerror(err));
-	return -1;
-}
-
 int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(c->err, err, fmt, ap);
+	pb_verrf(c->err, PB_ERR_MAX, err, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -57,7 +49,7 @@ int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(s->err, err, fmt, ap);
+	pb_verrf(s->err, PB_ERR_MAX, err, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -40,6 +40,7 @@
 #include "jobfile.h"
 #include "proto.h"
 #include "topo.h"
+#include "util.h"
 
 #define SEC_NAME_MAX	63
 #define CPU_NR_MAX	65536	/* highest CPU number accepted, exclusive */
@@ -156,18 +157,6 @@ struct eff {
 /* ---------------------------------------------------------------- */
 /* Errors */
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /*
  * "FILE:LINE: [KEY: ]msg" for a file, "--set KEY: msg" (or "--repeats: msg"
  * when the origin is the key's own option) for an option, "ORIGIN: [KEY: ]msg"
@@ -207,7 +196,7 @@ static int where_fail(char *err, size_t len, const char *origin, int line,
 
 static int oom(char *err, size_t len)
 {
-	return fail(err, len, "out of memory");
+	return pb_errf(err, len, 0, "out of memory");
 }
 
 /* ---------------------------------------------------------------- */
@@ -332,11 +321,11 @@ static int int_problem(const struct pb_key *k, const char *text, void *field,
 	long l;
 
 	if (parse_long(text, &l))
-		return fail(prob, len, "'%s' is not an integer%s", text,
+		return pb_errf(prob, len, 0, "'%s' is not an integer%s", text,
 			    strchr(text, 'k') ? " (suffixes: K M G = x1024)" : "");
 	range_text(k, range, sizeof(range));
 	if (out_of_range(k, (double)l))
-		return fail(prob, len, "'%s' is out of range %s", text, range);
+		return pb_errf(prob, len, 0, "'%s' is out of range %s", text, range);
 	memcpy(field, &l, sizeof(l));
 	return 0;
 }
@@ -348,10 +337,10 @@ static int double_problem(const struct pb_key *k, const char *text, void *field,
 	double d;
 
 	if (parse_double(text, &d))
-		return fail(prob, len, "'%s' is not a number", text);
+		return pb_errf(prob, len, 0, "'%s' is not a number", text);
 	range_text(k, range, sizeof(range));
 	if (out_of_range(k, d))
-		return fail(prob, len, "'%s' is out of range %s", text, range);
+		return pb_errf(prob, len, 0, "'%s' is out of range %s", text, range);
 	memcpy(field, &d, sizeof(d));
 	return 0;
 }
@@ -370,24 +359,24 @@ static int value_problem(const struct pb_key *k, const char *text, void *opts,
 		return double_problem(k, text, field, prob, len);
 	case PB_T_BOOL:
 		if (parse_bool(text, &i))
-			return fail(prob, len, "'%s' is not a boolean "
+			return pb_errf(prob, len, 0, "'%s' is not a boolean "
 				    "(0|1|yes|no|true|false|on|off)", text);
 		memcpy(field, &i, sizeof(i));
 		return 0;
 	case PB_T_ENUM:
 		i = parse_enum(k->choices, text);
 		if (i < 0)
-			return fail(prob, len, "'%s' is not one of %s", text, k->choices);
+			return pb_errf(prob, len, 0, "'%s' is not one of %s", text, k->choices);
 		memcpy(field, &i, sizeof(i));
 		return 0;
 	case PB_T_STR:
 		if (strlen(text) >= PB_STR_MAX)
-			return fail(prob, len, "'%.24s...' is too long (at most %d characters)",
+			return pb_errf(prob, len, 0, "'%.24s...' is too long (at most %d characters)",
 				    text, PB_STR_MAX - 1);
 		snprintf(field, PB_STR_MAX, "%s", text);
 		return 0;
 	}
-	return fail(prob, len, "unknown type %d", (int)k->type);
+	return pb_errf(prob, len, 0, "unknown type %d", (int)k->type);
 }
 
 /* value_problem(), plus a hint when a trailing comment is the likely cause. */
@@ -411,7 +400,7 @@ int pb_key_parse(const struct pb_key *k, const char *text, void *opts,
 
 	if (!value_check(k, text, opts, prob, sizeof(prob)))
 		return 0;
-	return fail(err, len, "%s: %s", k->name, prob);
+	return pb_errf(err, len, 0, "%s: %s", k->name, prob);
 }
 
 void pb_key_describe(const struct pb_key *k, char *buf, size_t len)
@@ -601,10 +590,10 @@ static int ini_global(struct ini *ini, struct section **cur, int line,
 		      char *err, size_t len)
 {
 	if (ini->global.line)
-		return fail(err, len, "%s:%d: section [global] already at line %d",
+		return pb_errf(err, len, 0, "%s:%d: section [global] already at line %d",
 			    ini->path, line, ini->global.line);
 	if (ini->nr_jobs)
-		return fail(err, len, "%s:%d: [global] must come before the first job "
+		return pb_errf(err, len, 0, "%s:%d: [global] must come before the first job "
 			    "section ([%s] at line %d)", ini->path, line,
 			    ini->jobs[0].name, ini->jobs[0].line);
 	ini->global.name = strdup("global");
@@ -639,18 +628,18 @@ static int ini_header(struct ini *ini, struct section **cur, char *s, int line,
 	char *name;
 
 	if (s[n - 1] != ']')
-		return fail(err, len, "%s:%d: expected ']' at the end of '%s'",
+		return pb_errf(err, len, 0, "%s:%d: expected ']' at the end of '%s'",
 			    ini->path, line, s);
 	s[n - 1] = '\0';
 	name = trim(s + 1);
 	if (!valid_name(name))
-		return fail(err, len, "%s:%d: bad section name '%s' (1 to %d letters, "
+		return pb_errf(err, len, 0, "%s:%d: bad section name '%s' (1 to %d letters, "
 			    "digits or _-.:+@)", ini->path, line, name, SEC_NAME_MAX);
 	if (!strcmp(name, "global"))
 		return ini_global(ini, cur, line, err, len);
 	for (int i = 0; i < ini->nr_jobs; i++)
 		if (!strcmp(ini->jobs[i].name, name))
-			return fail(err, len, "%s:%d: section [%s] already at line %d",
+			return pb_errf(err, len, 0, "%s:%d: section [%s] already at line %d",
 				    ini->path, line, name, ini->jobs[i].line);
 	if (ini_job(ini, name, line))
 		return oom(err, len);
@@ -665,19 +654,19 @@ static int ini_keyval(struct ini *ini, struct section *cur, char *s, int line,
 	int layer = cur == &ini->global ? L_GLOBAL : L_SECTION;
 
 	if (!eq)
-		return fail(err, len, "%s:%d: expected 'key = value' or '[section]', "
+		return pb_errf(err, len, 0, "%s:%d: expected 'key = value' or '[section]', "
 			    "got '%s'", ini->path, line, s);
 	*eq = '\0';
 	key = trim(s);
 	val = trim(eq + 1);
 	if (!*key)
-		return fail(err, len, "%s:%d: missing key before '='", ini->path, line);
+		return pb_errf(err, len, 0, "%s:%d: missing key before '='", ini->path, line);
 	if (!cur)
-		return fail(err, len, "%s:%d: key '%s' outside a section (put it under "
+		return pb_errf(err, len, 0, "%s:%d: key '%s' outside a section (put it under "
 			    "[global] or a [job])", ini->path, line, key);
 	for (int i = 0; i < cur->nr; i++)
 		if (!strcmp(cur->e[i].key, key))
-			return fail(err, len, "%s:%d: %s: already set at line %d",
+			return pb_errf(err, len, 0, "%s:%d: %s: already set at line %d",
 				    ini->path, line, key, cur->e[i].line);
 	if (sec_add(cur, key, val, ini->path, line, layer))
 		return oom(err, len);
@@ -703,15 +692,15 @@ static int ini_read(struct ini *ini, char *err, size_t len)
 	int line = 0, rc = 0;
 
 	if (!f)
-		return fail(err, len, "%s: %s", ini->path, strerror(errno));
+		return pb_errf(err, len, 0, "%s: %s", ini->path, strerror(errno));
 	while (!rc && getline(&buf, &cap, f) >= 0)
 		rc = ini_line(ini, &cur, trim(buf), ++line, err, len);
 	if (!rc && ferror(f))
-		rc = fail(err, len, "%s: read error", ini->path);
+		rc = pb_errf(err, len, 0, "%s: read error", ini->path);
 	free(buf);
 	fclose(f);
 	if (!rc && !ini->nr_jobs)
-		rc = fail(err, len, "%s: no job section%s", ini->path,
+		rc = pb_errf(err, len, 0, "%s: no job section%s", ini->path,
 			  ini->global.line ? " (only [global])" : " (empty file?)");
 	return rc;
 }
@@ -720,7 +709,7 @@ static int ini_read(struct ini *ini, char *err, size_t len)
 static int ini_adhoc(struct ini *ini, const char *bench, char *err, size_t len)
 {
 	if (!bench || !*bench)
-		return fail(err, len, "no job file and no bench given");
+		return pb_errf(err, len, 0, "no job file and no bench given");
 	if (ini_job(ini, bench, 0) ||
 	    sec_add(&ini->jobs[0], "bench", bench, NULL, 0, L_SECTION))
 		return oom(err, len);
@@ -779,7 +768,7 @@ static int find_bench(const struct ctx *c, const struct section *sec,
 	char known[512];
 
 	if (!e)
-		return fail(err, len, "%s:%d: job '%s': no bench= key",
+		return pb_errf(err, len, 0, "%s:%d: job '%s': no bench= key",
 			    c->path, sec->line, sec->name);
 	*bp = pb_jobfile_find_bench(e->val);
 	if (*bp)
@@ -1160,7 +1149,7 @@ static int parse_opts(struct pb_job *j, char *err, size_t len)
 	for (const struct pb_key *k = b->keys; k && k->name; k++)
 		if (k->def && !common_key(k->name) &&
 		    value_check(k, k->def, j->opts, prob, sizeof(prob)))
-			return fail(err, len, "bench %s: default %s: %s", b->name,
+			return pb_errf(err, len, 0, "bench %s: default %s: %s", b->name,
 				    k->name, prob);
 	for (int i = 0; i < j->nr_kv; i++) {
 		const struct pb_kv *kv = &j->kv[i];
@@ -1177,8 +1166,8 @@ static int parse_opts(struct pb_job *j, char *err, size_t len)
 static int job_fail(const struct pb_job *j, char *err, size_t len, const char *msg)
 {
 	if (!j->file)
-		return fail(err, len, "job '%s': %s", j->name, msg);
-	return fail(err, len, "%s:%d: job '%s': %s", j->file, j->line, j->name, msg);
+		return pb_errf(err, len, 0, "job '%s': %s", j->name, msg);
+	return pb_errf(err, len, 0, "%s:%d: job '%s': %s", j->file, j->line, j->name, msg);
 }
 
 static int instances(struct pb_job *j, char *err, size_t len)
@@ -1193,7 +1182,7 @@ static int instances(struct pb_job *j, char *err, size_t len)
 		return 0;
 	k = key_find(b->keys, b->instances_key);
 	if (!k || k->type != PB_T_INT)
-		return fail(err, len, "bench %s: instances key '%s' is not an int key",
+		return pb_errf(err, len, 0, "bench %s: instances key '%s' is not an int key",
 			    b->name, b->instances_key);
 	memcpy(&n, (char *)j->opts + k->off, sizeof(n));
 	if (n < 1 || n > CPUS_MAX) {

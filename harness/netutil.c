@@ -15,20 +15,7 @@
 
 #include "bench.h"
 #include "netutil.h"
-
-static int __attribute__((format(printf, 4, 5)))
-fail(char *err, size_t len, int e, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	if (e && n >= 0 && (size_t)n < len)
-		snprintf(err + n, len - n, ": %s", strerror(e));
-	return -1;
-}
+#include "util.h"
 
 int pb_net_af(int family)
 {
@@ -77,18 +64,18 @@ int pb_net_bound(int family, int type, struct sockaddr_storage *ss,
 	int fd;
 
 	if (pb_net_loopback(family, ss, alen))
-		return fail(err, len, 0, "family=%d: expected 4 or 6", family);
+		return pb_errf(err, len, 0, "family=%d: expected 4 or 6", family);
 	fd = socket(pb_net_af(family), type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return fail(err, len, errno, "%s socket (IPv%d)", what, family);
+		return pb_errf(err, len, errno, "%s socket (IPv%d)", what, family);
 	if (bind(fd, (struct sockaddr *)ss, *alen) < 0) {
-		fail(err, len, errno, "bind %s socket to %s", what,
+		pb_errf(err, len, errno, "bind %s socket to %s", what,
 		     family == 4 ? "127.0.0.1" : "[::1] (is IPv6 disabled?)");
 		close(fd);
 		return -1;
 	}
 	if (getsockname(fd, (struct sockaddr *)ss, alen) < 0) {
-		fail(err, len, errno, "getsockname");
+		pb_errf(err, len, errno, "getsockname");
 		close(fd);
 		return -1;
 	}
@@ -118,11 +105,11 @@ int pb_net_busy_poll(int fd, long usec, char *err, size_t len)
 	if (setsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &v, sizeof(v)) < 0) {
 		int e = errno;
 
-		return fail(err, len, 0, "SO_BUSY_POLL=%ld refused by the kernel: %s%s",
+		return pb_errf(err, len, 0, "SO_BUSY_POLL=%ld refused by the kernel: %s%s",
 			    usec, strerror(e), busy_poll_hint(e));
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_BUSY_POLL, &got, &gl) < 0 || got != v)
-		return fail(err, len, 0, "SO_BUSY_POLL=%ld refused by the kernel: "
+		return pb_errf(err, len, 0, "SO_BUSY_POLL=%ld refused by the kernel: "
 			    "it reads back as %d", usec, got);
 	return 0;
 }
@@ -132,14 +119,14 @@ int pb_net_rcvtimeo(int fd, long ms, char *err, size_t len)
 	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = (ms % 1000) * 1000 };
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-		return fail(err, len, errno, "SO_RCVTIMEO=%ld ms", ms);
+		return pb_errf(err, len, errno, "SO_RCVTIMEO=%ld ms", ms);
 	return 0;
 }
 
 int pb_net_nodelay(int fd, int on, char *err, size_t len)
 {
 	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on)) < 0)
-		return fail(err, len, errno, "TCP_NODELAY=%d", on);
+		return pb_errf(err, len, errno, "TCP_NODELAY=%d", on);
 	return 0;
 }
 
@@ -151,19 +138,19 @@ int pb_net_tcp_pair(int lfd, int family, int fds[2], char *err, size_t len)
 
 	fds[0] = fds[1] = -1;
 	if (getsockname(lfd, (struct sockaddr *)&ss, &alen) < 0)
-		return fail(err, len, errno, "getsockname of the listening socket");
+		return pb_errf(err, len, errno, "getsockname of the listening socket");
 	c = socket(pb_net_af(family), SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c < 0)
-		return fail(err, len, errno, "TCP socket (IPv%d)", family);
+		return pb_errf(err, len, errno, "TCP socket (IPv%d)", family);
 	/* loopback: the handshake completes in connect(), before accept() */
 	if (connect(c, (struct sockaddr *)&ss, alen) < 0) {
-		fail(err, len, errno, "TCP connect over loopback (IPv%d)", family);
+		pb_errf(err, len, errno, "TCP connect over loopback (IPv%d)", family);
 		close(c);
 		return -1;
 	}
 	fds[1] = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	if (fds[1] < 0) {
-		fail(err, len, errno, "TCP accept");
+		pb_errf(err, len, errno, "TCP accept");
 		close(c);
 		return -1;
 	}
@@ -184,7 +171,7 @@ int pb_net_udp_pair(int family, int fds[2], char *err, size_t len)
 		goto fail;
 	for (int i = 0; i < 2; i++) {
 		if (connect(fds[i], (struct sockaddr *)&a[!i], al[!i]) < 0) {
-			fail(err, len, errno, "connect UDP socket");
+			pb_errf(err, len, errno, "connect UDP socket");
 			goto fail;
 		}
 	}
@@ -249,7 +236,7 @@ int pb_net_family_check(int family, const struct sockaddr *a, char *err, size_t 
 
 	if (got == family)
 		return 0;
-	return fail(err, len, 0, "family=%d asks for IPv%d but the peer address is %s",
+	return pb_errf(err, len, 0, "family=%d asks for IPv%d but the peer address is %s",
 		    family, family, got ? (got == 4 ? "IPv4" : "IPv6") : "not IP");
 }
 
@@ -260,18 +247,18 @@ int pb_net_bound_at(const struct sockaddr *a, socklen_t alen, int type,
 	int one = 1, fd;
 
 	if (alen > sizeof(*ss))
-		return fail(err, len, 0, "address too long");
+		return pb_errf(err, len, 0, "address too long");
 	memcpy(ss, a, alen);
 	*sslen = alen;
 	pb_net_set_port(ss, 0);
 	fd = socket(a->sa_family, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return fail(err, len, errno, "%s socket", what);
+		return pb_errf(err, len, errno, "%s socket", what);
 	if (type == SOCK_STREAM)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)ss, *sslen) < 0 ||
 	    getsockname(fd, (struct sockaddr *)ss, sslen) < 0) {
-		fail(err, len, errno, "bind %s data socket", what);
+		pb_errf(err, len, errno, "bind %s data socket", what);
 		close(fd);
 		return -1;
 	}
@@ -287,15 +274,15 @@ int pb_net_connect_to(const struct sockaddr *a, socklen_t alen, int port, int ty
 	int fd;
 
 	if (alen > sizeof(ss))
-		return fail(err, len, 0, "address too long");
+		return pb_errf(err, len, 0, "address too long");
 	memcpy(&ss, a, alen);
 	pb_net_set_port(&ss, port);
 	fd = socket(a->sa_family, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return fail(err, len, errno, "%s socket", type == SOCK_STREAM ? "TCP" : "UDP");
+		return pb_errf(err, len, errno, "%s socket", type == SOCK_STREAM ? "TCP" : "UDP");
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&ss, alen) < 0) {
-		fail(err, len, errno, "connect to the peer's data port %d", port);
+		pb_errf(err, len, errno, "connect to the peer's data port %d", port);
 		close(fd);
 		return -1;
 	}

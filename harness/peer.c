@@ -14,19 +14,9 @@
 #include <unistd.h>
 
 #include "proto.h"
+#include "util.h"
 
 #define PEER_CONNECT_S	10	/* connect and each answer, seconds */
-
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int dial(struct pb_peer *p, const char *address, char *err, size_t len)
 {
@@ -37,17 +27,17 @@ static int dial(struct pb_peer *p, const char *address, char *err, size_t len)
 	if (pb_peer_addr_parse(address, PB_SERVER_PORT, host, sizeof(host), &port,
 			       e, sizeof(e)) ||
 	    pb_peer_resolve(host, port, false, &p->addr, &p->alen, e, sizeof(e)))
-		return fail(err, len, "peer %s: %s", address, e);
+		return pb_errf(err, len, 0, "peer %s: %s", address, e);
 	p->fd = socket(p->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (p->fd < 0)
-		return fail(err, len, "peer %s: socket: %s", address, strerror(errno));
+		return pb_errf(err, len, 0, "peer %s: socket: %s", address, strerror(errno));
 	setsockopt(p->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(p->fd, (struct sockaddr *)&p->addr, p->alen) < 0) {
 		int e2 = errno;
 
 		close(p->fd);
 		p->fd = -1;
-		return fail(err, len, "peer %s: connect: %s%s", address, strerror(e2),
+		return pb_errf(err, len, 0, "peer %s: connect: %s%s", address, strerror(e2),
 			    e2 == ECONNREFUSED ? " (is `pinbench server` running there, "
 			    "listening on that address?)" : "");
 	}
@@ -60,14 +50,14 @@ static int hello(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
 	pb_msg_init(m, PB_MSG_HELLO);
 	if (pb_msg_add(m, "bench", "%s", b->name) || pb_msg_add(m, "cpu", "%d", cpu) ||
 	    pb_msg_add(m, "instances", "%d", nr) || pb_msg_add(m, "max_s", "%.0f", max_s + 1))
-		return fail(err, len, "HELLO: too many fields");
+		return pb_errf(err, len, 0, "HELLO: too many fields");
 	for (const struct pb_key *k = b->keys; k && k->name; k++) {
 		char key[PB_PROTO_KEY_MAX + 8], v[PB_STR_MAX + 32];
 
 		pb_params_key_text(k, opts, v, sizeof(v));
 		snprintf(key, sizeof(key), "p.%s", k->name);
 		if (pb_msg_add(m, key, "%s", v))
-			return fail(err, len, "HELLO: key %s", k->name);
+			return pb_errf(err, len, 0, "HELLO: key %s", k->name);
 	}
 	return pb_proto_send(p->fd, m, err, len);
 }
@@ -80,12 +70,12 @@ static int ports_parse(struct pb_peer *p, const char *s, int nr, char *err, size
 		long v = strtol(s, &end, 10);
 
 		if (end == s || v < 1 || v > 65535 || (*end && *end != ','))
-			return fail(err, len, "READY: bad ports '%s'", s);
+			return pb_errf(err, len, 0, "READY: bad ports '%s'", s);
 		p->ports[p->nr_ports++] = (uint16_t)v;
 		s = *end ? end + 1 : end;
 	}
 	if (p->nr_ports != nr)
-		return fail(err, len, "READY: %d ports for %d instances", p->nr_ports, nr);
+		return pb_errf(err, len, 0, "READY: %d ports for %d instances", p->nr_ports, nr);
 	return 0;
 }
 
@@ -100,9 +90,9 @@ static int agree(const struct pb_msg *m, const struct pb_bench *b, const void *o
 	pb_params_canon(b, opts, mine, sizeof(mine));
 	snprintf(hx, sizeof(hx), "%016" PRIx64, pb_params_hash(mine));
 	if (!theirs || !h)
-		return fail(err, len, "READY without the effective parameters");
+		return pb_errf(err, len, 0, "READY without the effective parameters");
 	if (strcmp(theirs, mine) || strcmp(h, hx))
-		return fail(err, len, "the peer's effective parameters differ from ours "
+		return pb_errf(err, len, 0, "the peer's effective parameters differ from ours "
 			    "(different pinbench versions?): here %s, peer %s", mine, theirs);
 	return 0;
 }
@@ -114,16 +104,16 @@ static int ready(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
 	const char *v;
 
 	if (pb_proto_recv(p->fd, m, PEER_CONNECT_S * 1000, e, sizeof(e)))
-		return fail(err, len, "peer %s: %s", p->info.address, e);
+		return pb_errf(err, len, 0, "peer %s: %s", p->info.address, e);
 	if (m->type == PB_MSG_ERROR)
-		return fail(err, len, "peer %s refused: %s", p->info.address,
+		return pb_errf(err, len, 0, "peer %s refused: %s", p->info.address,
 			    (v = pb_msg_get(m, "reason")) ? v : "(no reason)");
 	if (m->type != PB_MSG_READY)
-		return fail(err, len, "peer %s: expected READY, got %s", p->info.address,
+		return pb_errf(err, len, 0, "peer %s: expected READY, got %s", p->info.address,
 			    pb_msg_name(m->type));
 	if (agree(m, b, opts, e, sizeof(e)) ||
 	    ports_parse(p, pb_msg_get(m, "ports"), nr, e, sizeof(e)))
-		return fail(err, len, "peer %s: %s", p->info.address, e);
+		return pb_errf(err, len, 0, "peer %s: %s", p->info.address, e);
 	snprintf(p->info.hostname, sizeof(p->info.hostname), "%s",
 		 (v = pb_msg_get(m, "hostname")) ? v : "");
 	snprintf(p->info.kernel, sizeof(p->info.kernel), "%s",
@@ -144,9 +134,9 @@ int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *
 	p->fd = -1;
 	snprintf(p->info.address, sizeof(p->info.address), "%s", address);
 	if (!m)
-		return fail(err, len, "out of memory");
+		return pb_errf(err, len, 0, "out of memory");
 	if (nr < 1 || nr > PB_PEER_MAX_INSTANCES)
-		fail(err, len, "%d instances: across hosts at most %d", nr,
+		pb_errf(err, len, 0, "%d instances: across hosts at most %d", nr,
 		     PB_PEER_MAX_INSTANCES);
 	else if (!dial(p, address, err, len) &&
 		 !hello(p, m, b, opts, nr, cpu, max_s, err, len) &&
@@ -170,17 +160,17 @@ int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)
 	*ops = 0;
 	if (p->fd < 0 || !m) {
 		free(m);
-		return fail(err, len, "peer: no control connection");
+		return pb_errf(err, len, 0, "peer: no control connection");
 	}
 	pb_msg_init(m, PB_MSG_STOP);
 	if (pb_proto_send(p->fd, m, e, sizeof(e)) ||
 	    pb_proto_recv(p->fd, m, PEER_CONNECT_S * 1000, e, sizeof(e)))
-		fail(err, len, "peer %s at the end: %s", p->info.address, e);
+		pb_errf(err, len, 0, "peer %s at the end: %s", p->info.address, e);
 	else if (m->type != PB_MSG_BYE)
-		fail(err, len, "peer %s at the end: expected BYE, got %s: %s", p->info.address,
+		pb_errf(err, len, 0, "peer %s at the end: expected BYE, got %s: %s", p->info.address,
 		     pb_msg_name(m->type), pb_msg_get(m, "reason") ? pb_msg_get(m, "reason") : "");
 	else if ((v = pb_msg_get(m, "error")))
-		fail(err, len, "peer %s: %s", p->info.address, v);
+		pb_errf(err, len, 0, "peer %s: %s", p->info.address, v);
 	else
 		rc = 0;
 	if (!rc && (v = pb_msg_get(m, "ops")))

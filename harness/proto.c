@@ -17,22 +17,12 @@
 
 #include "jobfile.h"
 #include "proto.h"
+#include "util.h"
 
 static const char *const msg_names[] = {
 	[PB_MSG_HELLO] = "HELLO", [PB_MSG_READY] = "READY", [PB_MSG_ERROR] = "ERROR",
 	[PB_MSG_STOP] = "STOP", [PB_MSG_BYE] = "BYE",
 };
-
-static int __attribute__((format(printf, 3, 4)))
-fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 const char *pb_msg_name(int type)
 {
@@ -101,13 +91,13 @@ int pb_msg_long(const struct pb_msg *m, const char *key, long min, long max,
 	long x;
 
 	if (!v)
-		return fail(err, len, "%s: missing", key);
+		return pb_errf(err, len, 0, "%s: missing", key);
 	errno = 0;
 	x = strtol(v, &end, 10);
 	if (!*v || *end || errno)
-		return fail(err, len, "%s: '%s' is not an integer", key, v);
+		return pb_errf(err, len, 0, "%s: '%s' is not an integer", key, v);
 	if (x < min || x > max)
-		return fail(err, len, "%s: %ld is out of range %ld..%ld", key, x, min, max);
+		return pb_errf(err, len, 0, "%s: %ld is out of range %ld..%ld", key, x, min, max);
 	*out = x;
 	return 0;
 }
@@ -155,14 +145,14 @@ int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen, char *err, si
 	uint32_t ver = get_be(hdr + 4, 2), t = get_be(hdr + 6, 2), n = get_be(hdr + 8, 4);
 
 	if (memcmp(hdr, PB_PROTO_MAGIC, 4))
-		return fail(err, len, "bad magic (not a pinbench control connection)");
+		return pb_errf(err, len, 0, "bad magic (not a pinbench control connection)");
 	if (ver != PB_PROTO_VERSION)
-		return fail(err, len, "protocol version %u, this end speaks %d", ver,
+		return pb_errf(err, len, 0, "protocol version %u, this end speaks %d", ver,
 			    PB_PROTO_VERSION);
 	if (t < PB_MSG_HELLO || t > PB_MSG_MAX)
-		return fail(err, len, "unknown message type %u", t);
+		return pb_errf(err, len, 0, "unknown message type %u", t);
 	if (n > PB_PROTO_MAX_BODY)
-		return fail(err, len, "message of %u bytes is over the limit of %d", n,
+		return pb_errf(err, len, 0, "message of %u bytes is over the limit of %d", n,
 			    PB_PROTO_MAX_BODY);
 	*type = (int)t;
 	*blen = n;
@@ -176,20 +166,20 @@ static int body_line(const char *s, size_t n, struct pb_msg *m, int line,
 	size_t kl, vl;
 
 	if (!eq)
-		return fail(err, len, "line %d: no '='", line);
+		return pb_errf(err, len, 0, "line %d: no '='", line);
 	kl = (size_t)(eq - s);
 	vl = n - kl - 1;
 	if (!key_ok(s, kl))
-		return fail(err, len, "line %d: bad key (1..%d of a-z 0-9 _ .)", line,
+		return pb_errf(err, len, 0, "line %d: bad key (1..%d of a-z 0-9 _ .)", line,
 			    PB_PROTO_KEY_MAX);
 	if (!val_ok(eq + 1, vl))
-		return fail(err, len, "line %d: bad value (printable ASCII, at most %d bytes)",
+		return pb_errf(err, len, 0, "line %d: bad value (printable ASCII, at most %d bytes)",
 			    line, PB_PROTO_VAL_MAX);
 	if (m->nr >= PB_PROTO_MAX_KV)
-		return fail(err, len, "more than %d fields", PB_PROTO_MAX_KV);
+		return pb_errf(err, len, 0, "more than %d fields", PB_PROTO_MAX_KV);
 	snprintf(m->kv[m->nr].key, sizeof(m->kv[0].key), "%.*s", (int)kl, s);
 	if (pb_msg_get(m, m->kv[m->nr].key))
-		return fail(err, len, "line %d: duplicate key '%s'", line, m->kv[m->nr].key);
+		return pb_errf(err, len, 0, "line %d: duplicate key '%s'", line, m->kv[m->nr].key);
 	memcpy(m->kv[m->nr].val, eq + 1, vl);
 	m->kv[m->nr].val[vl] = 0;
 	m->nr++;
@@ -206,7 +196,7 @@ int pb_proto_body(const char *body, size_t n, struct pb_msg *m, char *err, size_
 		const char *nl = memchr(body + off, '\n', n - off);
 
 		if (!nl)
-			return fail(err, len, "line %d: not terminated by a newline", line);
+			return pb_errf(err, len, 0, "line %d: not terminated by a newline", line);
 		if (body_line(body + off, (size_t)(nl - body - off), m, line, err, len))
 			return -1;
 		off = (size_t)(nl - body) + 1;
@@ -221,11 +211,11 @@ int pb_proto_decode(const uint8_t *buf, size_t n, struct pb_msg *m, char *err, s
 	int type;
 
 	if (n < PB_PROTO_HDR)
-		return fail(err, len, "truncated header (%zu of %d bytes)", n, PB_PROTO_HDR);
+		return pb_errf(err, len, 0, "truncated header (%zu of %d bytes)", n, PB_PROTO_HDR);
 	if (pb_proto_header(buf, &type, &blen, err, len))
 		return -1;
 	if (n != PB_PROTO_HDR + (size_t)blen)
-		return fail(err, len, "frame of %zu bytes, header says %u", n,
+		return pb_errf(err, len, 0, "frame of %zu bytes, header says %u", n,
 			    PB_PROTO_HDR + blen);
 	m->type = type;
 	return pb_proto_body((const char *)buf + PB_PROTO_HDR, blen, m, err, len);
@@ -239,14 +229,14 @@ int pb_proto_send(int fd, const struct pb_msg *m, char *err, size_t len)
 	int rc = 0;
 
 	if (n < 0)
-		rc = fail(err, len, "cannot frame %s", pb_msg_name(m->type));
+		rc = pb_errf(err, len, 0, "cannot frame %s", pb_msg_name(m->type));
 	while (!rc && off < n) {
 		ssize_t w = send(fd, buf + off, (size_t)(n - off), MSG_NOSIGNAL);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			rc = fail(err, len, "send %s: %s", pb_msg_name(m->type),
+			rc = pb_errf(err, len, 0, "send %s: %s", pb_msg_name(m->type),
 				  strerror(errno));
 		else
 			off += w;
@@ -275,22 +265,22 @@ static int read_full(int fd, uint8_t *buf, size_t n, double deadline, const char
 		ssize_t r;
 
 		if (left <= 0)
-			return fail(err, len, "timed out waiting for the %s (%zu of %zu bytes)",
+			return pb_errf(err, len, 0, "timed out waiting for the %s (%zu of %zu bytes)",
 				    what, off, n);
 		if (poll(&p, 1, left) < 0) {
 			if (errno == EINTR)
-				return fail(err, len, "interrupted");
-			return fail(err, len, "poll: %s", strerror(errno));
+				return pb_errf(err, len, 0, "interrupted");
+			return pb_errf(err, len, 0, "poll: %s", strerror(errno));
 		}
 		if (!p.revents)
 			continue;
 		r = recv(fd, buf + off, n - off, 0);
 		if (r < 0 && errno == EINTR)
-			return fail(err, len, "interrupted");
+			return pb_errf(err, len, 0, "interrupted");
 		if (r < 0)
-			return fail(err, len, "recv: %s", strerror(errno));
+			return pb_errf(err, len, 0, "recv: %s", strerror(errno));
 		if (r == 0)
-			return fail(err, len, "connection closed%s", off || strcmp(what, "header") ?
+			return pb_errf(err, len, 0, "connection closed%s", off || strcmp(what, "header") ?
 				    " in the middle of a message" : "");
 		off += (size_t)r;
 	}
@@ -310,7 +300,7 @@ int pb_proto_recv(int fd, struct pb_msg *m, int timeout_ms, char *err, size_t le
 		return -1;
 	body = malloc(blen ? blen : 1);
 	if (!body)
-		return fail(err, len, "out of memory");
+		return pb_errf(err, len, 0, "out of memory");
 	rc = read_full(fd, (uint8_t *)body, blen, deadline, "body", err, len);
 	if (!rc) {
 		m->type = type;
@@ -403,7 +393,7 @@ int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *o
 	memset(opts, 0, b->opts_size);
 	for (const struct pb_key *k = b->keys; k && k->name; k++)
 		if (k->def && pb_key_parse(k, k->def, opts, e, sizeof(e)))
-			return fail(err, len, "default of %s", e);
+			return pb_errf(err, len, 0, "default of %s", e);
 	for (int i = 0; i < m->nr; i++) {
 		const struct pb_key *k;
 
@@ -411,10 +401,10 @@ int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *o
 			continue;
 		k = bench_key(b, m->kv[i].key + 2);
 		if (!k)
-			return fail(err, len, "bench %s has no key '%s'", b->name,
+			return pb_errf(err, len, 0, "bench %s has no key '%s'", b->name,
 				    m->kv[i].key + 2);
 		if (pb_key_parse(k, m->kv[i].val, opts, e, sizeof(e)))
-			return fail(err, len, "%s", e);
+			return pb_errf(err, len, 0, "%s", e);
 	}
 	return 0;
 }
@@ -440,7 +430,7 @@ static int port_parse(const char *s, int *port, char *err, size_t len)
 	errno = 0;
 	p = strtol(s, &end, 10);
 	if (!*s || *end || errno || p < 1 || p > 65535)
-		return fail(err, len, "port '%s': expected 1..65535", s);
+		return pb_errf(err, len, 0, "port '%s': expected 1..65535", s);
 	*port = (int)p;
 	return 0;
 }
@@ -448,14 +438,14 @@ static int port_parse(const char *s, int *port, char *err, size_t len)
 static int host_set(const char *s, size_t n, char *host, size_t hlen, char *err, size_t len)
 {
 	if (!n)
-		return fail(err, len, "no host");
+		return pb_errf(err, len, 0, "no host");
 	if (n >= hlen)
-		return fail(err, len, "host name too long");
+		return pb_errf(err, len, 0, "host name too long");
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] == '.' || s[i] == '-' || s[i] == ':' || s[i] == '%' ||
 		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
 		      (s[i] >= 'A' && s[i] <= 'Z')))
-			return fail(err, len, "host '%.*s': unexpected character '%c'",
+			return pb_errf(err, len, 0, "host '%.*s': unexpected character '%c'",
 				    (int)n, s, s[i]);
 	snprintf(host, hlen, "%.*s", (int)n, s);
 	return 0;
@@ -471,9 +461,9 @@ int pb_peer_addr_parse(const char *s, int def, char *host, size_t hlen, int *por
 		const char *rb = strchr(s, ']');
 
 		if (!rb)
-			return fail(err, len, "'%s': no closing ']'", s);
+			return pb_errf(err, len, 0, "'%s': no closing ']'", s);
 		if (rb[1] && (rb[1] != ':' || port_parse(rb + 2, port, err, len)))
-			return rb[1] == ':' ? -1 : fail(err, len, "'%s': expected [V6]:PORT", s);
+			return rb[1] == ':' ? -1 : pb_errf(err, len, 0, "'%s': expected [V6]:PORT", s);
 		return host_set(s + 1, (size_t)(rb - s - 1), host, hlen, err, len);
 	}
 	c = strchr(s, ':');
@@ -495,7 +485,7 @@ int pb_peer_resolve(const char *host, int port, bool passive, struct sockaddr_st
 	snprintf(ps, sizeof(ps), "%d", port);
 	rc = getaddrinfo(host, ps, &hints, &res);
 	if (rc || !res)
-		return fail(err, len, "cannot resolve '%s': %s", host,
+		return pb_errf(err, len, 0, "cannot resolve '%s': %s", host,
 			    rc ? gai_strerror(rc) : "no address");
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
 	*alen = res->ai_addrlen;
