@@ -470,6 +470,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		for (int p = 0; p < np && !pb_interrupted; p++) {
 			struct pb_result *r = &run.results[run.nr++];
 
+			pb_progress_job = run.nr;
+			pb_progress_jobs = nres;
 			pb_run_job(t, j, j->nr_placements ? j->placements[p] : NULL,
 				   &evl[i], &run.nominal, r);
 			say_unsupported(r, said, &nsaid);

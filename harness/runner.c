@@ -23,6 +23,7 @@
 
 volatile int pb_interrupted;
 bool pb_show_progress = true;
+int pb_progress_job, pb_progress_jobs;
 
 /* What the job process and the roles share with the main process. */
 #define PB_MAX_CLOCKS	64	/* CPUs probed per job */
@@ -718,7 +719,8 @@ static void progress(const struct pb_job *j, const char *pl, int done, int total
 	if (tty < 0)
 		tty = isatty(2);
 	if (tty)
-		fprintf(stderr, "\r\033[K%s %s: repeat %d/%d", j->name, pl,
+		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d",
+			pb_progress_job, pb_progress_jobs, j->name, pl,
 			done < total ? done + 1 : total, total);
 }
 

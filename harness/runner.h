@@ -91,6 +91,8 @@ struct pb_result {
 extern volatile int pb_interrupted;
 /* A progress line on stderr while running (when stderr is a terminal). */
 extern bool pb_show_progress;
+/* "job i of n" in that line: set by the caller before each pb_run_job. */
+extern int pb_progress_job, pb_progress_jobs;
 
 /*
  * Run job j at one placement (a name, or NULL when j->cpus is given),
