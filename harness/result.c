@@ -452,6 +452,29 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 	free(g);
 }
 
+/* Latency workloads: percentiles per placement over the metric's windows. */
+static void print_latency(const struct pb_result *r, FILE *f)
+{
+	struct pb_hist *all;
+
+	if (!r->job->bench->latency || r->status == PB_SKIPPED || !r->nr_reps)
+		return;
+	all = malloc(sizeof(*all));
+	if (!all)
+		return;
+	pb_hist_init(all);
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary && r->reps[i].lat)
+			pb_hist_merge(all, r->reps[i].lat);
+	if (all->count)
+		fprintf(f, "  %-13s latency us: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f"
+			"  (%llu ops)\n", r->placement, pb_hist_quantile(all, 0.5) / 1e3,
+			pb_hist_quantile(all, 0.9) / 1e3, pb_hist_quantile(all, 0.99) / 1e3,
+			pb_hist_quantile(all, 0.999) / 1e3, all->max / 1e3,
+			(unsigned long long)all->count);
+	free(all);
+}
+
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 {
 	for (int i = from; i < to; i++) {
@@ -498,6 +521,8 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	fprintf(f, " %10s %9s\n", "Average", "Stddev");
 	for (int i = from; i < to; i++)
 		print_row(&run->results[i], width, reps, f);
+	for (int i = from; i < to; i++)
+		print_latency(&run->results[i], f);
 	print_legend(run, from, to, f);
 	for (int i = from; i < to; i++)
 		print_per_op(&run->results[i], run->nominal.mhz, f);

@@ -969,6 +969,29 @@ static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
 		pb_check_clock(&fig, &r->anomalies, NULL);
 }
 
+/* Datagrams the workload counted as lost (aux "lost"), over the metric's windows. */
+static void lost_check(const struct pb_bench *b, struct pb_result *r)
+{
+	uint64_t lost = 0, ops = 0;
+	int k;
+
+	for (k = 0; k < PB_MAX_AUX; k++)
+		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
+			break;
+	if (k == PB_MAX_AUX)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary) {
+			lost += r->reps[i].aux[k];
+			ops += r->reps[i].ops;
+		}
+	if (lost)
+		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
+			"each loss costs a receive timeout (timeout_ms) in the window",
+			"%llu datagrams lost against %llu round trips",
+			(unsigned long long)lost, (unsigned long long)ops);
+}
+
 static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		       struct pb_result *r)
 {
@@ -997,6 +1020,7 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		pb_check_migration(x->bench->roles[t->role], t->instance, t->planned,
 				   seen, n, a);
 	}
+	lost_check(x->bench, r);
 	for (int i = 0; i < r->nr_reps; i++)
 		if (!r->reps[i].ops)
 			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
