@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "env.h"
+#include "anomaly_fixture.h"
 
 /* tests/sysroot/<name>, from the repo root or from tests/ */
 static void use_root(const char *name)
@@ -43,16 +44,6 @@ static const struct pb_check *find_check(const struct pb_check *c, int n, const 
 			return &c[i];
 	fail_msg("no check %s", name);
 	return NULL;
-}
-
-static bool has_kind(const struct pb_anomalies *a, const char *kind, enum pb_sev sev)
-{
-	int i;
-
-	for (i = 0; i < a->nr; i++)
-		if (!strcmp(a->v[i].kind, kind) && a->v[i].sev == sev)
-			return true;
-	return false;
 }
 
 static void test_sys_path(void **state)

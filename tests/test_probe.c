@@ -18,16 +18,7 @@
 
 #include "env.h"
 #include "probe.h"
-
-static bool has_kind(const struct pb_anomalies *a, const char *kind, enum pb_sev sev)
-{
-	int i;
-
-	for (i = 0; i < a->nr; i++)
-		if (!strcmp(a->v[i].kind, kind) && a->v[i].sev == sev)
-			return true;
-	return false;
-}
+#include "anomaly_fixture.h"
 
 static void test_nominal_from_model(void **state)
 {

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(nproc)" -lt 2 ]; then
-	echo "ok 1 # SKIP needs 2 CPUs"
+	skip "needs 2 CPUs"
 	done_testing
 	exit 0
 fi

@@ -3,26 +3,9 @@
 # pinbench compare on result files made by tests/tools/genresults.c (the
 # same fixtures as tests/test_compare.c): golden text, markdown and csv,
 # version order, line width, exit codes.  One TAP line per check.
-cd "$(dirname "$0")/../.." || exit 2
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-check() {	# status what
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-PB=${PINBENCH:-./pinbench}
-[ -x "$PB" ] || { echo "not ok 1 - ./pinbench is not built"; exit 1; }
-${CC:-cc} -std=gnu11 -O2 -o "$T/gen" tests/tools/genresults.c \
-	$(pkg-config --cflags --libs jansson) -lm
-check $? "genresults builds"
-G=$T/gen
+. "$(dirname "$0")/lib.sh"
+need_pinbench
+genresults
 mkdir "$T/g"
 $G -o "$T/g/f1.json" --derived --label 2.6.29 --seed 11 &&
 $G -o "$T/g/f2.json" --derived --label 2.6.30-rc2 --seed 12 --repeats 2 --shift 3 \
@@ -32,55 +15,55 @@ $G -o "$T/g/f3.json" --derived --label 2.6.30-rc2 --seed 13 --repeats 2 --shift 
 $G -o "$T/g/f4.json" --derived --label 2.6.30 --seed 14 --repeats 4 --shift -2 \
 	--drop stream:same-core --skip pingpong:same-core &&
 $G -o "$T/g/f5.json" --label 2.6.22 --seed 15
-check $? "fixtures generated"
+ok $? "fixtures generated"
 
 for f in text:txt markdown:md csv:csv; do
 	fmt=${f%%:*}
 	ext=${f#*:}
 	$PB compare --format "$fmt" --baseline 2.6.29 "$T/g" >"$T/out.$ext" 2>"$T/err"
-	check $? "compare --format $fmt exits 0"
+	ok $? "compare --format $fmt exits 0"
 	diff -u "tests/golden/compare-$fmt.$ext" "$T/out.$ext" >"$T/diff"
 	rc=$?
-	[ $rc = 0 ] || sed 's/^/# /' "$T/diff" | head -n 30
-	check $rc "compare --format $fmt matches tests/golden/compare-$fmt.$ext"
+	[ $rc = 0 ] || comment "$T/diff" 30
+	ok $rc "compare --format $fmt matches tests/golden/compare-$fmt.$ext"
 done
 
 # Characters, not bytes: drop UTF-8 continuation bytes before counting.
 LC_ALL=C sed 's/[\x80-\xbf]//g' "$T/out.txt" |
 	awk '{ n = length($0); if (n > 100) { print "# " n ": " $0; bad = 1 } } END { exit bad }'
 
-check $? "text lines at most 100 characters"
+ok $? "text lines at most 100 characters"
 
 # Rows in version order whatever the order of the files on the line.
 $PB compare "$T/g/f4.json" "$T/g/f5.json" "$T/g/f1.json" "$T/g/f2.json" >"$T/o" 2>&1
 rows=$(sed -n '/same-cpu/,/^$/p' "$T/o" | awk 'NR > 2 && NF { print $1 }' | head -n 4 |
 	tr '\n' ' ')
 [ "$rows" = "2.6.22 2.6.29 2.6.30-rc2 2.6.30 " ]
-check $? "rows in version order (got: $rows)"
+ok $? "rows in version order (got: $rows)"
 $PB compare --order given "$T/g/f4.json" "$T/g/f5.json" >"$T/o" 2>&1
 rows=$(sed -n '/same-cpu/,/^$/p' "$T/o" | awk 'NR > 2 && NF { print $1 }' | head -n 2 |
 	tr '\n' ' ')
 [ "$rows" = "2.6.30 2.6.22 " ]
-check $? "--order given keeps the order of the files (got: $rows)"
+ok $? "--order given keeps the order of the files (got: $rows)"
 
 # Exit codes.
 $PB compare --baseline 2.6.29 --fail-on-regression "$T/g" >/dev/null 2>&1
-check $([ $? = 1 ]; echo $?) "--fail-on-regression exits 1 on a regression"
+ok $([ $? = 1 ]; echo $?) "--fail-on-regression exits 1 on a regression"
 $PB compare --fail-on-regression "$T/g/f1.json" "$T/g/f1.json" >/dev/null 2>&1
-check $? "--fail-on-regression exits 0 without one"
+ok $? "--fail-on-regression exits 0 without one"
 $G -o "$T/wrong.json" --schema other/1
 $PB compare "$T/wrong.json" >/dev/null 2>"$T/err"
 rc=$?
 [ $rc = 2 ] && grep -q "wrong.json" "$T/err"
-check $? "a file with another schema: exit 2 naming the file (exit $rc)"
+ok $? "a file with another schema: exit 2 naming the file (exit $rc)"
 $PB compare "$T/nonexistent.json" >/dev/null 2>"$T/err"
 rc=$?
 [ $rc = 2 ] && grep -q "nonexistent.json" "$T/err"
-check $? "a missing file: exit 2 naming the file (exit $rc)"
+ok $? "a missing file: exit 2 naming the file (exit $rc)"
 $PB compare --baseline 9.9 "$T/g" >/dev/null 2>&1
-check $([ $? = 2 ]; echo $?) "an unknown baseline: exit 2"
+ok $([ $? = 2 ]; echo $?) "an unknown baseline: exit 2"
 $PB compare --format json "$T/g" >"$T/o.json" 2>&1 &&
 	grep -q '"significant": true' "$T/o.json" && grep -q '"verdict": "regression"' "$T/o.json"
-check $? "--format json has significant and verdict"
+ok $? "--format json has significant and verdict"
 
-[ $failed = 0 ]
+done_testing

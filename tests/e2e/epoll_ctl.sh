@@ -4,23 +4,8 @@
 # private sets, cycle/batch/random, eventfd and socket, nested, processes
 # and threads, compact and scatter, threads=1,2 as a sweep) and its JSON
 # is sane; impossible limits exit 2 naming the limit.  TAP lines.
-cd "$(dirname "$0")/../.." || exit 2
-PB=${PINBENCH:-./pinbench}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pb-epoll.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+. "$(dirname "$0")/lib.sh"
 SHORT="--duration 0.3 --repeats 2 --warmup 0.1"
-
-ok() {	# status description
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
 
 # Two jobs (threads=1 and 2), every placement ok, every repeat sane.
 check_json() {	# file
@@ -67,13 +52,13 @@ for j in jobs:
 run_ok() {	# description, then pinbench arguments
 	what=$1
 	shift
-	out="$tmp/out.$n"
+	out="$T/out.$n"
 	rm -rf "$out"
-	"$PB" bench epoll_ctl threads=1,2 "$@" $SHORT -o "$out" >"$tmp/log" 2>&1
+	"$PB" bench epoll_ctl threads=1,2 "$@" $SHORT -o "$out" >"$T/log" 2>&1
 	rc=$?
 	json=$(find "$out" -name '*.json' 2>/dev/null | head -n 1)
 	if [ -z "$json" ]; then
-		sed 's/^/# /' "$tmp/log" | tail -n 5
+		sed 's/^/# /' "$T/log" | tail -n 5
 		ok 1 "$what: runs (exit $rc, no JSON)"
 		return
 	fi
@@ -101,10 +86,10 @@ run_ok "private batch eventfd threads pause_ns=250 nested=4" \
 hard=$(ulimit -Hn)
 if [ "$hard" = unlimited ] || [ "$hard" -ge 2000 ]; then
 	(ulimit -Sn 256 && "$PB" bench epoll_ctl threads=2 fds=500 tasks=threads \
-		$SHORT -o "$tmp/soft" >"$tmp/log" 2>&1)
+		$SHORT -o "$T/soft" >"$T/log" 2>&1)
 	ok $? "soft RLIMIT_NOFILE 256 raised for 2 x 500 fds"
 else
-	echo "ok $((n = n + 1)) - # SKIP hard RLIMIT_NOFILE $hard too low"
+	skip "hard RLIMIT_NOFILE $hard too low"
 fi
 
 # Impossible limits: exit 2 before anything runs, naming the limit.
@@ -112,12 +97,12 @@ expect_refused() {	# description, pattern, then pinbench arguments
 	what=$1
 	pat=$2
 	shift 2
-	"$PB" bench epoll_ctl "$@" $SHORT -o "$tmp/no" >"$tmp/log" 2>&1
+	"$PB" bench epoll_ctl "$@" $SHORT -o "$T/no" >"$T/log" 2>&1
 	rc=$?
-	[ $rc = 2 ] && grep -q -- "$pat" "$tmp/log" && grep -q "short by" "$tmp/log" &&
-		[ ! -e "$tmp/no" ]
+	[ $rc = 2 ] && grep -q -- "$pat" "$T/log" && grep -q "short by" "$T/log" &&
+		[ ! -e "$T/no" ]
 	r=$?
-	[ $r = 0 ] || { echo "# exit $rc:"; sed 's/^/# /' "$tmp/log" | tail -n 3; }
+	[ $r = 0 ] || { echo "# exit $rc:"; sed 's/^/# /' "$T/log" | tail -n 3; }
 	ok $r "$what"
 }
 
@@ -127,13 +112,12 @@ if [ -n "$watches" ] && [ $((watches / 2 + 1)) -le 16777216 ]; then
 	expect_refused "threads x fds over max_user_watches refused" "max_user_watches" \
 		threads=2 fds=$((watches / 2 + 1))
 else
-	echo "ok $((n = n + 1)) - # SKIP max_user_watches unknown or too large"
+	skip "max_user_watches unknown or too large"
 fi
 
-"$PB" bench epoll_ctl nested=5 $SHORT -o "$tmp/no" >"$tmp/log" 2>&1
+"$PB" bench epoll_ctl nested=5 $SHORT -o "$T/no" >"$T/log" 2>&1
 rc=$?
-[ $rc = 2 ] && grep -q "nested" "$tmp/log"
+[ $rc = 2 ] && grep -q "nested" "$T/log"
 ok $? "nested=5 (deeper than the kernel allows) refused"
 
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

@@ -8,8 +8,8 @@
 . "$(dirname "$0")/lib.sh"
 SECS=${FUZZ_SECONDS:-15}
 if ! command -v clang >/dev/null 2>&1; then
-	echo "ok 1 # SKIP no clang/libFuzzer"
-	echo "1..1"
+	skip "no clang/libFuzzer"
+	done_testing
 	exit 0
 fi
 SRC="tests/fuzz/proto_fuzz.c $(ls harness/*.c benches/*.c | grep -v '^harness/main.c$')"
@@ -19,11 +19,11 @@ if ! clang -g -O1 -fsanitize=fuzzer,address -std=gnu11 -D_GNU_SOURCE \
 	$(pkg-config --cflags hwloc jansson 2>/dev/null) -o "$T/proto_fuzz" $SRC \
 	$(pkg-config --libs hwloc jansson 2>/dev/null) -lpfm -lpthread -lm >"$T/cc" 2>&1; then
 	if grep -q -i "fuzzer" "$T/cc"; then
-		echo "ok 1 # SKIP no clang/libFuzzer (libclang-rt-dev missing)"
-		echo "1..1"
+		skip "no clang/libFuzzer (libclang-rt-dev missing)"
+		done_testing
 		exit 0
 	fi
-	sed 's/^/# /' "$T/cc" | head -n 20
+	comment "$T/cc" 20
 	ok 1 "the fuzz target builds with clang"
 	done_testing
 	exit 1

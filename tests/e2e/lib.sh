@@ -1,28 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Helpers for end-to-end tests: TAP output, a scratch folder, JSON checks.
 # Source from a test: . "$(dirname "$0")/lib.sh"
+# PINBENCH names the binary (default ./pinbench from the repo root; a
+# relative path is taken from where the test was started).
+case ${PINBENCH:-} in
+/*|"") ;;
+*/*) PINBENCH=$(pwd)/$PINBENCH ;;
+esac
 cd "$(dirname "$0")/../.." || exit 2
 PB=${PINBENCH:-./pinbench}
-T=$(mktemp -d "${TMPDIR:-/tmp}/pinbench-e2e.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+T=$(mktemp -d "${TMPDIR:-/tmp}/pinbench-e2e.XXXXXX") || exit 2
+on_exit() { :; }	# a test may redefine it: runs before $T is removed
+trap 'on_exit; rm -rf "$T"' EXIT
+trap 'exit 1' HUP INT PIPE TERM
 n=0
 nfail=0
-ok() {		# ok CONDITION-EXIT-CODE DESCRIPTION
+WHY=		# a file that explains a failure, shown after each "not ok"
+
+comment() {	# comment FILE [MAX-LINES]: FILE as TAP comments ("# ...")
+	[ -s "$1" ] || return 0
+	sed 's/^/# /' "$1" | head -n "${2:-1000}"
+}
+ok() {		# ok CONDITION-EXIT-CODE DESCRIPTION [WHY-FILE (default $WHY)]
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		nfail=$((nfail + 1))
+		return 0
 	fi
+	echo "not ok $n - $2"
+	nfail=$((nfail + 1))
+	[ -z "${3:-$WHY}" ] || comment "${3:-$WHY}"
+	return 1
 }
-check() {	# check DESCRIPTION COMMAND...
-	d=$1
+skip() {	# skip REASON: a check that cannot run here
+	n=$((n + 1))
+	echo "ok $n # SKIP $1"
+}
+check() {	# check DESCRIPTION COMMAND...: the command's output shown on failure
+	_what=$1
 	shift
 	"$@" >"$T/check.out" 2>&1
-	r=$?
-	ok $r "$d"
-	[ $r = 0 ] || sed 's/^/# /' "$T/check.out" | head -n 20
+	_rc=$?
+	ok $_rc "$_what" || comment "$T/check.out" 20
+	return $_rc
 }
 # pyjson FILE 'python expression over d (the JSON) that must be true'
 pyjson() {
@@ -39,6 +59,84 @@ PY
 result_of() {
 	sed -n 's/^results: //p' "$1" | tail -n 1
 }
+# need_pinbench: stop here with a "not ok" when $PB is not built.
+need_pinbench() {
+	[ -x "$PB" ] && return 0
+	ok 1 "$PB is built"
+	done_testing
+	exit 1
+}
+# exits2 DESCRIPTION PATTERN COMMAND...: COMMAND exits 2 with PATTERN on
+# stderr (a usage or job error); the TAP line gives the exit code.
+exits2() {
+	_what=$1
+	_pat=$2
+	shift 2
+	"$@" >"$T/exits2.out" 2>"$T/exits2.err"
+	_rc=$?
+	[ $_rc = 2 ] && grep -q -- "$_pat" "$T/exits2.err"
+	ok $? "$_what (exit $_rc)" "$T/exits2.err"
+}
+# genresults: build tests/tools/genresults.c (result files for fixtures) as
+# $G; one check.
+genresults() {
+	# shellcheck disable=SC2046
+	${CC:-cc} -std=gnu11 -O2 -o "$T/gen" tests/tools/genresults.c \
+		$(pkg-config --cflags --libs jansson) -lm
+	ok $? "genresults builds"
+	# shellcheck disable=SC2034 # for the test
+	G=$T/gen
+}
+
+# ---- network benches (udpping, rr): short runs checked by net_check.py
+NET_SHORT="--duration 0.3 --repeats 2 --warmup 0.1 -q --format json -o $T/out"
+
+# net_run BENCH ARGS...: a short run, JSON in $T/json, stderr in $T/why
+net_run() {
+	_bench=$1
+	shift
+	# shellcheck disable=SC2086
+	"$PB" bench "$_bench" "$@" $NET_SHORT >"$T/json" 2>"$T/why"
+}
+# net_check BENCH MODE: tests/e2e/net_check.py on $T/json, its say in $T/why
+net_check() {
+	python3 tests/e2e/net_check.py "$1" "$T/json" "$2" >>"$T/why" 2>&1
+}
+# net_run_check BENCH WHAT MODE ARGS...: one run and its check; once more
+# when the only trouble was a CPU stall of the shared VM (a window without
+# a single round trip).
+net_run_check() {
+	_bench=$1
+	_what=$2
+	_mode=$3
+	shift 3
+	for _try in 1 2; do
+		net_run "$_bench" "$@"
+		_rc=$?
+		if [ $_rc = 0 ]; then
+			net_check "$_bench" "$_mode"
+			_rc=$?
+		else
+			echo "exit $_rc" >>"$T/why"
+		fi
+		[ $_rc = 0 ] && break
+		grep -q "CPU stalled" "$T/why" || break
+		[ $_try = 1 ] && echo "# $_what: once more after a CPU stall"
+	done
+	ok "$_rc" "$_what" "$T/why"
+}
+# net_busy_poll BENCH: busy_poll=50 runs, or the job fails saying plainly
+# that the kernel refused.
+net_busy_poll() {
+	if net_run "$1" busy_poll=50 placement=same-cpu; then
+		net_check "$1" ok
+		ok $? "$1 busy_poll=50 runs" "$T/why"
+	else
+		grep -q "SO_BUSY_POLL=50 refused by the kernel" "$T/json" "$T/why"
+		ok $? "$1 busy_poll=50 refused with a plain message" "$T/why"
+	fi
+}
+
 done_testing() {
 	echo "1..$n"
 	[ "$nfail" = 0 ]

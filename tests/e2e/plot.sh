@@ -4,67 +4,46 @@
 # valid, .dat and .gp kept and rerunnable, no gnuplot: exit 2; the nightly
 # run with a stand-in for `pinbench run` (PINBENCH_SELF): report.md,
 # report.png, exit 1 on a regression.  One TAP line per check.
-cd "$(dirname "$0")/../.." || exit 2
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
-n=0
-failed=0
-check() {	# status what
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
-}
-skip() {	# what
-	n=$((n + 1))
-	echo "ok $n # SKIP $1"
-}
-PB=${PINBENCH:-$(pwd)/pinbench}
-[ -x "$PB" ] || { echo "not ok 1 - ./pinbench is not built"; exit 1; }
-${CC:-cc} -std=gnu11 -O2 -o "$T/gen" tests/tools/genresults.c \
-	$(pkg-config --cflags --libs jansson) -lm
-check $? "genresults builds"
-G=$T/gen
+. "$(dirname "$0")/lib.sh"
+need_pinbench
+genresults
 mkdir "$T/r"
 $G -o "$T/r/1.json" --label 6.1 --seed 1 --sweep --latency --derived &&
 $G -o "$T/r/2.json" --label 6.2 --seed 2 --sweep --latency --derived --shift 4
-check $? "fixtures generated"
+ok $? "fixtures generated"
 
 # Without gnuplot on PATH: a clear message and exit 2.
 PATH=/nonexistent "$PB" plot "$T/r" -o "$T/none.png" >/dev/null 2>"$T/err"
 rc=$?
 [ $rc = 2 ] && grep -q gnuplot "$T/err"
-check $? "no gnuplot on PATH: exit 2 with a message (exit $rc)"
+ok $? "no gnuplot on PATH: exit 2 with a message (exit $rc)"
 "$PB" plot "$T/r" -o "$T/x.jpg" >/dev/null 2>&1
-check $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
+ok $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
 	for w in "png made" "png signature" "dat and gp kept" "gp reruns" "svg made" \
 		 "svg root element" "nightly"; do
 		skip "$w: gnuplot not installed"
 	done
-	[ $failed = 0 ]
+	done_testing
 	exit
 fi
 
 "$PB" plot "$T/r" -o "$T/out.png" >/dev/null 2>"$T/err"
-check $? "plot -o out.png exits 0"
+ok $? "plot -o out.png exits 0"
 sig=$(head -c 8 "$T/out.png" | od -An -tx1 | tr -d ' \n')
 [ "$sig" = 89504e470d0a1a0a ]
-check $? "out.png has the PNG signature ($sig)"
+ok $? "out.png has the PNG signature ($sig)"
 [ -s "$T/out.dat" ] && [ -s "$T/out.gp" ] && grep -q 'sweep.gp' "$T/out.gp" &&
 	grep -q 'latency.gp' "$T/out.gp" && grep -q 'means.gp' "$T/out.gp"
-check $? "out.dat and out.gp kept beside the image, with means, sweep and latency panels"
+ok $? "out.dat and out.gp kept beside the image, with means, sweep and latency panels"
 rm -f "$T/out.png"
 (cd "$T" && gnuplot out.gp) 2>"$T/err" && [ -s "$T/out.png" ]
-check $? "gnuplot out.gp remakes the image"
+ok $? "gnuplot out.gp remakes the image"
 "$PB" plot "$T/r" -o "$T/out.svg" >/dev/null 2>"$T/err"
-check $? "plot -o out.svg exits 0"
+ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"
-check $? "out.svg has an svg root element"
+ok $? "out.svg has an svg root element"
 
 # nightly, with a stand-in for `pinbench run -o DIR --label L ... JOBFILE`.
 cat >"$T/fake-run" <<EOT
@@ -78,21 +57,21 @@ FAKE_SEED=1 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-17-amd64 >"$T/n1" 2>&1
 rc=$?
 [ $rc = 0 ] && grep -q "no earlier kernel" "$T/n1"
-check $? "nightly on the first kernel: nothing to compare, exit 0 (exit $rc)"
+ok $? "nightly on the first kernel: nothing to compare, exit 0 (exit $rc)"
 FAKE_SEED=2 FAKE_SHIFT=5 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-18-amd64 >"$T/n2" 2>&1
 rc=$?
 d=$T/h/6.1.0-18-amd64
 [ $rc = 1 ] && grep -q "compared with: \*\*6.1.0-17-amd64\*\*" "$d/report.md" &&
 	grep -q "regression" "$d/report.md" && grep -q "report.png" "$d/report.md"
-check $? "nightly with a 5 % regression: report.md against 6.1.0-17-amd64, exit 1 (exit $rc)"
+ok $? "nightly with a 5 % regression: report.md against 6.1.0-17-amd64, exit 1 (exit $rc)"
 sig=$(head -c 8 "$d/report.png" | od -An -tx1 | tr -d ' \n')
 [ "$sig" = 89504e470d0a1a0a ]
-check $? "nightly report.png is a PNG"
+ok $? "nightly report.png is a PNG"
 FAKE_SEED=3 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-19-amd64 --no-plot >"$T/n3" 2>&1
 rc=$?
 grep -q "compared with: \*\*6.1.0-18-amd64\*\*" "$T/h/6.1.0-19-amd64/report.md"
-check $? "nightly compares with the newest earlier kernel (exit $rc)"
+ok $? "nightly compares with the newest earlier kernel (exit $rc)"
 
-[ $failed = 0 ]
+done_testing

@@ -14,17 +14,24 @@ SHORT="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none --set timeout=3
 NS_A=pbA$$
 NS_B=pbB$$
 SRV=
-cleanup() {
+on_exit() {	# lib.sh: before $T goes
 	[ -n "$SRV" ] && kill -9 "$SRV" 2>/dev/null
 	if [ -n "$NETNS" ]; then
 		ip netns pids "$NS_B" 2>/dev/null | xargs -r kill -9 2>/dev/null
 		ip netns del "$NS_A" 2>/dev/null
 		ip netns del "$NS_B" 2>/dev/null
 	fi
-	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+
+# port_of LOG: the port a server says it listens on, waiting up to 2 s
+port_of() {
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		_port=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$1")
+		[ -n "$_port" ] && break
+		sleep 0.1
+	done
+	echo "$_port"
+}
 
 # start_server LOG [OPTIONS]: sets SRV and PORT ("" when it did not start)
 start_server() {
@@ -32,12 +39,7 @@ start_server() {
 	shift
 	"$PB" server --port 0 "$@" 2>"$log" &
 	SRV=$!
-	PORT=
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		PORT=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$log")
-		[ -n "$PORT" ] && break
-		sleep 0.1
-	done
+	PORT=$(port_of "$log")
 }
 
 # ---------------------------------------------------------- options
@@ -171,11 +173,9 @@ wait "$HOLD" 2>/dev/null
 # ------------------------------------ two namespaces, a veth pair
 NETNS=
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
-	echo "ok $((n + 1)) # SKIP netns test needs root and iproute2"
-	n=$((n + 1))
+	skip "netns test needs root and iproute2"
 elif ! ip netns add "$NS_A" 2>/dev/null; then
-	echo "ok $((n + 1)) # SKIP cannot create network namespaces here"
-	n=$((n + 1))
+	skip "cannot create network namespaces here"
 else
 	NETNS=1
 	ip netns add "$NS_B" &&
@@ -187,11 +187,7 @@ else
 	ok $? "two namespaces joined by a veth pair (192.0.2.1 <-> 192.0.2.2)"
 	ip netns exec "$NS_B" "$PB" server --bind 192.0.2.2 --port 0 2>"$T/ns.log" &
 	SRV=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		NP=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$T/ns.log")
-		[ -n "$NP" ] && break
-		sleep 0.1
-	done
+	NP=$(port_of "$T/ns.log")
 	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" peer_cpu=1 \
 		--repeats 3 --duration 0.5 --warmup 0.2 --set events=none -q --format json \
 		-o "$T/o" >"$T/ns-u.json" 2>"$T/err"
@@ -208,11 +204,7 @@ print('# udpping rtt across the veth pair: %.1f us' % d['jobs'][0]['summary']['m
 	wait "$SRV"
 	ip netns exec "$NS_B" "$PB" server --port 0 2>"$T/ns2.log" &
 	SRV=$!
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		NP=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$T/ns2.log")
-		[ -n "$NP" ] && break
-		sleep 0.1
-	done
+	NP=$(port_of "$T/ns2.log")
 	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" $SHORT \
 		-o "$T/o" >"$T/ns-l.json" 2>"$T/err"
 	check "a server on the default bind (127.0.0.1) is not reachable from the network" \

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The result JSON of a short udpping or rr run (tests/e2e/udpping.sh, rr.sh).
+
+net_check.py BENCH JSON [MODE]: every job ok or skipped (with a reason), at
+least one ok; MODE ok (the default): per repeat ops > 0, value > 0 (udpping:
+rtt = elapsed/ops; rr: trans/s = ops/elapsed, every stream busy),
+percentiles ordered, planned CPU == seen CPU, stale <= lost; lost: the same
+and lost > 0 somewhere; ends: only the status.  Prints what is wrong, exits 1.
+"""
+import json
+import sys
+
+# What differs between the benches: the metric, how a repeat's value follows
+# from its ops and elapsed time, and whether it has streams (a client and a
+# server task each).
+BENCHES = {
+    "udpping": {
+        "metric": "rtt", "better": "lower", "unit": "rtt", "formula": "elapsed/ops",
+        "value": lambda r: r["elapsed_s"] * 1e6 / max(r["ops"], 1), "streams": False,
+    },
+    "rr": {
+        "metric": "transactions", "better": "higher", "unit": "trans/s",
+        "formula": "ops/elapsed", "value": lambda r: r["ops"] / r["elapsed_s"],
+        "streams": True,
+    },
+}
+
+
+def check_streams(j, r, where, per, bad):
+    """rr: two tasks per stream; returns the ops per task summed so far."""
+    n = int(j["params"]["streams"])
+    if len(j["cpus"]) != 2 * n or len(r.get("task_ops", [0, 0])) != 2 * n:
+        bad.append("%s: %d tasks for %d streams" % (where, len(j["cpus"]), n))
+        return per
+    return [a + b for a, b in zip(per or [0] * 2 * n, r["task_ops"])]
+
+
+def check_repeat(b, r, where, bad):
+    """One repeat with ops; returns its lost datagrams."""
+    lat = r["latency"] or {}
+    q = [lat.get(k, -1) for k in ("min", "p50", "p90", "p99", "p99.9", "max")]
+    if r["ops"] <= 0 or r["value"] <= 0:
+        bad.append("%s: ops %d %s %g" % (where, r["ops"], b["unit"], r["value"]))
+    if q[0] <= 0 or q != sorted(q):
+        bad.append("%s: percentiles not ordered: %r" % (where, q))
+    if abs(r["value"] - b["value"](r)) > 1e-6 * r["value"]:
+        bad.append("%s: %s %g is not %s" % (where, b["unit"], r["value"], b["formula"]))
+    if "lost" not in r or "stale" not in r:
+        bad.append(where + ": no lost/stale counts")
+    # a stale reply answers a request that timed out before
+    if r.get("stale", 0) > r.get("lost", 0):
+        bad.append("%s: %d stale replies > %d lost" % (where, r["stale"], r["lost"]))
+    return r.get("lost", 0)
+
+
+def check_job(b, j, where, bad):
+    """An ok job; returns (every repeat had round trips, lost datagrams)."""
+    lost = 0
+    if j["metric"]["name"] != b["metric"] or j["metric"]["better"] != b["better"]:
+        bad.append(where + ": metric %r" % j["metric"])
+    for t in j["cpus"]:
+        if t["seen"] != [t["planned"]]:
+            bad.append("%s: %s planned CPU %d, seen %r" % (where, t["role"], t["planned"], t["seen"]))
+    zero, per = False, None
+    for r in j["repeats"]:
+        if r["ops"] == 0:
+            # on a busy shared VM a CPU can stall for longer than a short
+            # window; the repeat must then say so consistently
+            print("# %s: a repeat with 0 ops (CPU stalled?), lost %d" % (where, r.get("lost", 0)))
+            zero = True
+            if r["value"] != 0 or r["latency"] is not None:
+                bad.append("%s: 0 ops but value %g latency %r" % (where, r["value"], r["latency"]))
+            continue
+        lost += check_repeat(b, r, where, bad)
+        if b["streams"]:
+            per = check_streams(j, r, where, per, bad)
+    if sum(r["ops"] for r in j["repeats"]) <= 0:
+        bad.append(where + ": no round trip in any repeat")
+    if per and min(per) <= 0:
+        bad.append("%s: a stream did nothing in any repeat: %r" % (where, per))
+    return not zero, lost
+
+
+def main():
+    b = BENCHES[sys.argv[1]]
+    d = json.load(open(sys.argv[2]))
+    mode = sys.argv[3] if len(sys.argv) > 3 else "ok"
+    oks, full, lost, bad = 0, 0, 0, []
+    for j in d["jobs"]:
+        where = "%s/%s" % (j["name"], j["placement"])
+        if j["status"] == "skipped":
+            if not j["reason"]:
+                bad.append(where + ": skipped without a reason")
+            continue
+        if j["status"] != "ok":
+            bad.append("%s: %s: %s" % (where, j["status"], j["reason"]))
+            continue
+        oks += 1
+        if mode == "ends":
+            continue
+        f, nlost = check_job(b, j, where, bad)
+        full += f
+        lost += nlost
+    if not oks:
+        bad.append("no job ran")
+    if mode != "ends" and not full:
+        bad.append("no job with round trips in every repeat")
+    if mode == "lost" and lost <= 0:
+        bad.append("lost datagrams not counted")
+    for m in bad:
+        print(m)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
