@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "env.h"
 
 const char *pb_sys_root(void)
@@ -344,6 +346,12 @@ static void cmdline_value(const char *cmdline, const char *key, char *dst, size_
 	}
 }
 
+static void collect_tracefs(struct pb_env *e)
+{
+	if (!pb_tracefs_events(e->tracefs, sizeof(e->tracefs)))
+		e->tracefs[0] = '\0';
+}
+
 static void collect_isolation(struct pb_env *e)
 {
 	char cmd[4096];
@@ -380,6 +388,7 @@ static void collect_global(struct pb_env *e)
 	collect_pmu(e);
 	collect_cpuinfo(e);
 	collect_isolation(e);
+	collect_tracefs(e);
 }
 
 int pb_env_collect(struct pb_env *e, char *err, size_t len)
@@ -875,6 +884,27 @@ static void check_smt(const struct pb_env *e, struct pb_check *c)
 			 ": keep other work off the siblings of measured CPUs" : "");
 }
 
+static void check_tracepoints(const struct pb_env *e, struct pb_check *c)
+{
+	char path[512];
+	struct stat st;
+
+	pb_sys_path(path, sizeof(path), "/sys/kernel");
+	if (!e->tracefs[0] && stat(path, &st)) {	/* no /sys/kernel: can't tell */
+		set_check(c, "tracepoints", PB_CHECK_SKIP, "");
+		snprintf(c->figure, sizeof(c->figure), "unknown");
+		return;
+	}
+	set_check(c, "tracepoints", e->tracefs[0] ? PB_CHECK_OK : PB_CHECK_WARN,
+		  "mount -t tracefs nodev /sys/kernel/tracing");
+	if (e->tracefs[0])
+		snprintf(c->figure, sizeof(c->figure), "%.150s readable: wakeups/op counted",
+			 e->tracefs);
+	else
+		snprintf(c->figure, sizeof(c->figure),
+			 "tracefs not mounted or not readable: no sched tracepoints, no wakeups/op");
+}
+
 static void check_isolation(const struct pb_env *e, struct pb_check *c)
 {
 	const char *iso = e->isolated[0] ? e->isolated : e->cmd_isolcpus;
@@ -897,7 +927,7 @@ static void check_isolation(const struct pb_env *e, struct pb_check *c)
 
 int pb_env_checks(const struct pb_env *e, bool privileged, struct pb_check *out, int max)
 {
-	struct pb_check c[8];
+	struct pb_check c[9];
 	int i, n = 0;
 
 	memset(c, 0, sizeof(c));
@@ -909,6 +939,7 @@ int pb_env_checks(const struct pb_env *e, bool privileged, struct pb_check *out,
 	check_pmu(e, &c[n++]);
 	check_smt(e, &c[n++]);
 	check_isolation(e, &c[n++]);
+	check_tracepoints(e, &c[n++]);
 	for (i = 0; i < n && i < max; i++)
 		out[i] = c[i];
 	return i;
@@ -916,8 +947,8 @@ int pb_env_checks(const struct pb_env *e, bool privileged, struct pb_check *out,
 
 void pb_env_anomalies(const struct pb_env *e, bool privileged, struct pb_anomalies *a)
 {
-	struct pb_check c[8];
-	int i, n = pb_env_checks(e, privileged, c, 8);
+	struct pb_check c[9];
+	int i, n = pb_env_checks(e, privileged, c, 9);
 
 	for (i = 0; i < n; i++) {
 		char kind[40];

@@ -74,6 +74,7 @@ struct pb_env {
 	bool	cmdline_known;
 	bool	isolated_known;		/* the isolated file exists */
 	char	model[128];		/* cpuinfo "model name", or "" */
+	char	tracefs[256];		/* readable tracefs events folder, or "" */
 };
 
 /* Collect everything; never fails for a missing file.  0, or -1 (ENOMEM). */

@@ -3,50 +3,33 @@
 # pinbench doctor end to end: fake /proc and /sys trees (tests/sysroot/*),
 # recorded perf stat outputs (tests/perfstat/*), usage errors, and this
 # machine.  One TAP line per check.
-cd "$(dirname "$0")/../.." || exit 2
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pb-doctor.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+WHY=$T/out	# checks look at the output of doctor
 
-# ./pinbench when it has the doctor; otherwise a small driver around cmd_doctor.
-PB="./pinbench"
-if ! ./pinbench doctor --help 2>/dev/null | grep -q -- --perf-stat; then
-	cat >"$tmp/main.c" <<'EOF'
+# $PB when it has the doctor; otherwise a small driver around cmd_doctor.
+if ! "$PB" doctor --help 2>/dev/null | grep -q -- --perf-stat; then
+	cat >"$T/main.c" <<'EOF'
 #include "cmds.h"
 int main(int argc, char **argv) { return cmd_doctor(argc - 1, argv + 1); }
 EOF
 	# shellcheck disable=SC2046
 	${CC:-cc} -std=gnu11 -D_GNU_SOURCE -Iharness $(pkg-config --cflags jansson) \
-		-o "$tmp/pinbench" "$tmp/main.c" harness/doctor.c harness/env.c \
+		-o "$T/pinbench" "$T/main.c" harness/doctor.c harness/env.c \
 		harness/probe.c harness/perfstat.c harness/anomaly.c \
 		$(pkg-config --libs jansson) -lpthread -lm || exit 2
-	PB="$tmp/pinbench"
+	PB="$T/pinbench"
 fi
 
-n=0
-failed=0
-check() {	# description, then a command that must succeed
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		failed=$((failed + 1))
-		sed 's/^/# /' "$tmp/out" | head -n 30
-	fi
-}
-
-# doctor under a root: output in $tmp/out, exit code in $tmp/rc
+# doctor under a root: output in $T/out, exit code in $T/rc
 doc() {
 	root=$1
 	shift
-	PINBENCH_SYSROOT=$root "$PB" doctor "$@" >"$tmp/out" 2>&1
-	echo $? >"$tmp/rc"
+	PINBENCH_SYSROOT=$root "$PB" doctor "$@" >"$T/out" 2>&1
+	echo $? >"$T/rc"
 }
-rc_is() { [ "$(cat "$tmp/rc")" = "$1" ]; }
-has() { grep -q -- "$1" "$tmp/out"; }
-hasnt() { ! grep -q -- "$1" "$tmp/out"; }
+rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
+has() { grep -q -- "$1" "$T/out"; }
+hasnt() { ! grep -q -- "$1" "$T/out"; }
 
 S=tests/sysroot
 P=tests/perfstat
@@ -54,7 +37,7 @@ P=tests/perfstat
 doc $S/good
 check "good tree: exit 0" rc_is 0
 check "good tree: every environment check ok" \
-	sh -c "! grep -E '^  (warn|fail|skip) ' '$tmp/out' | grep -v probe"
+	sh -c "! grep -E '^  (warn|fail|skip) ' '$T/out' | grep -v probe"
 check "good tree: nominal from the model name" has "vs nominal 3000 MHz (model-name)"
 
 doc $S/governor
@@ -85,12 +68,12 @@ check "turbo on: warn" has "^  warn  boost"
 
 doc $S/empty
 check "empty root: everything unknown, nothing fails" rc_is 0
-check "empty root: all skipped" has "0 ok, 0 warn, 0 fail, 11 skip"
+check "empty root: all skipped" has "0 ok, 0 warn, 0 fail, 12 skip"
 
 doc $S/governor --format json
 check "json: valid, governor fail, environment stored" python3 -c "
 import json, sys
-d = json.load(open('$tmp/out'))
+d = json.load(open('$T/out'))
 g = [c for c in d['checks'] if c['name'] == 'governor'][0]
 assert g['status'] == 'fail', g
 assert d['environment']['cpufreq']['governor'] == 'powersave'
@@ -107,17 +90,17 @@ done
 doc $S/good --perf-stat $P/e5450-2009-text.txt
 check "no --nominal-mhz: this host's nominal, named" has "3.00 GHz (this host's, from model-name)"
 doc "" --perf-stat $P/clean-text.txt --nominal-mhz 3000
-check "a clean perf stat: nothing flagged, exit 0" sh -c "rc=\$(cat $tmp/rc); [ \$rc = 0 ] && grep -q 'verdict: nothing flagged' $tmp/out"
+check "a clean perf stat: nothing flagged, exit 0" sh -c "rc=\$(cat $T/rc); [ \$rc = 0 ] && grep -q 'verdict: nothing flagged' $T/out"
 doc "" --perf-stat $P/slow-full-csv.txt --nominal-mhz 3000
 check "fully counted but slow: the clock itself was low" has "the clock itself was low"
 PINBENCH_SYSROOT= "$PB" doctor --perf-stat - --nominal-mhz 3000 \
-	<$P/thishost-text.txt >"$tmp/out" 2>&1
-echo $? >"$tmp/rc"
-check "stdin, <not supported> cycles: flagged" sh -c "[ \$(cat $tmp/rc) = 1 ] && grep -q 'counter-unsupported: .*cycles' $tmp/out"
+	<$P/thishost-text.txt >"$T/out" 2>&1
+echo $? >"$T/rc"
+check "stdin, <not supported> cycles: flagged" sh -c "[ \$(cat $T/rc) = 1 ] && grep -q 'counter-unsupported: .*cycles' $T/out"
 doc "" --perf-stat $P/e5450-2009-csv.txt --nominal-mhz 3000 --format json
 check "perf stat json" python3 -c "
 import json
-d = json.load(open('$tmp/out'))
+d = json.load(open('$T/out'))
 assert d['format'] == 'csv' and d['flagged'] is True
 assert abs(d['effective_mhz'] - 2000.9) < 0.5
 assert {a['kind'] for a in d['anomalies']} >= {'counter-multiplexed', 'frequency-low'}
@@ -125,26 +108,25 @@ assert {a['kind'] for a in d['anomalies']} >= {'counter-multiplexed', 'frequency
 
 # usage
 doc "" --bogus
-check "unknown option: exit 2 with a message" sh -c "[ \$(cat $tmp/rc) = 2 ] && grep -q 'unknown argument' $tmp/out"
+check "unknown option: exit 2 with a message" sh -c "[ \$(cat $T/rc) = 2 ] && grep -q 'unknown argument' $T/out"
 doc "" --perf-stat $P/clean-text.txt --nominal-mhz abc
 check "bad --nominal-mhz: exit 2" rc_is 2
 doc "" --nominal-mhz 3000
 check "--nominal-mhz without --perf-stat: exit 2" rc_is 2
 doc "" --format xml
 check "bad --format: exit 2" rc_is 2
-doc "" --perf-stat "$tmp/nonexistent"
-check "missing perf stat file: exit 2, named" sh -c "[ \$(cat $tmp/rc) = 2 ] && grep -q nonexistent $tmp/out"
+doc "" --perf-stat "$T/nonexistent"
+check "missing perf stat file: exit 2, named" sh -c "[ \$(cat $T/rc) = 2 ] && grep -q nonexistent $T/out"
 doc "" --help
-check "--help: exit 0 with usage" sh -c "[ \$(cat $tmp/rc) = 0 ] && grep -q 'usage: pinbench doctor' $tmp/out"
+check "--help: exit 0 with usage" sh -c "[ \$(cat $T/rc) = 0 ] && grep -q 'usage: pinbench doctor' $T/out"
 
 # this machine, as it is
 doc ""
 check "this machine: every check reported" sh -c "for c in governor boost throttling \
 nmi_watchdog perf_event_paranoid pmu smt isolation throttling-now probe-stability \
-probe-vs-nominal; do grep -qE \"^  (ok|skip|warn|fail) +\$c \" $tmp/out || exit 1; done"
-check "this machine: exit 1 exactly when a check fails" sh -c "rc=\$(cat $tmp/rc); \
-if grep -q '^  fail ' $tmp/out; then [ \$rc = 1 ]; else [ \$rc = 0 ]; fi"
+probe-vs-nominal; do grep -qE \"^  (ok|skip|warn|fail) +\$c \" $T/out || exit 1; done"
+check "this machine: exit 1 exactly when a check fails" sh -c "rc=\$(cat $T/rc); \
+if grep -q '^  fail ' $T/out; then [ \$rc = 1 ]; else [ \$rc = 0 ]; fi"
 check "this machine: the probe reports its spread" has "probe-stability  *two probes per CPU agree within [0-9.]* %"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_testing
