@@ -112,8 +112,10 @@ static void test_collect_good(void **state)
 	assert_string_equal(e.cmd_nohz_full, "1");
 	assert_non_null(strstr(e.model, "E5450"));
 	assert_int_equal(pb_env_throttle_total(&e), 0);
+	assert_non_null(strstr(e.tracefs, "sysroot/good/sys/kernel/tracing/events"));
 	n = pb_env_checks(&e, false, c, 16);
-	assert_int_equal(n, 8);
+	assert_int_equal(n, 9);
+	assert_string_equal(c[8].name, "tracepoints");
 	for (i = 0; i < n; i++) {
 		assert_int_equal(c[i].status, PB_CHECK_OK);
 		assert_string_equal(c[i].fix, "");
