@@ -441,6 +441,18 @@ static const char *group_key(json_t *root, enum pb_cmp_group by)
 		return jstr(host, "kernel", "unknown");
 	if (by == PB_GROUP_HOST)
 		return jstr(host, "hostname", "unknown");
+	if (by == PB_GROUP_PEER) {	/* pinbench server's host: the first job that had one */
+		json_t *job;
+		size_t i;
+
+		json_array_foreach(json_object_get(root, "jobs"), i, job) {
+			json_t *peer = json_object_get(job, "peer");
+
+			if (json_is_object(peer))
+				return jstr(peer, "hostname", "unknown");
+		}
+		return "no peer";
+	}
 	return jstr(root, "label", jstr(host, "kernel", "unknown"));
 }
 
@@ -1071,8 +1083,8 @@ static void build_grid(const struct rctx *r, const struct pb_table *t, struct gr
 
 	for (i = 0; i < t->nr_cells; i++)
 		ntests = t->cells[i].n > ntests ? t->cells[i].n : ntests;
-	grid_col(gr, r->c->by == PB_GROUP_HOST ? "Host" :
-		 r->c->by == PB_GROUP_KERNEL ? "Kernel" : "Kernel", false);
+	grid_col(gr, r->c->by == PB_GROUP_HOST ? "Host" : r->c->by == PB_GROUP_PEER ?
+		 "Peer" : "Kernel", false);
 	if (compact)
 		grid_col(gr, "n", true);
 	for (i = 0; !compact && i < ntests; i++) {
@@ -1420,8 +1432,8 @@ static int count_regressions(const struct rctx *r, const struct pb_table *t)
 
 static void print_header(const struct rctx *r)
 {
-	const char *by = r->c->by == PB_GROUP_HOST ? "host" :
-			 r->c->by == PB_GROUP_KERNEL ? "kernel" : "label";
+	const char *by = r->c->by == PB_GROUP_HOST ? "host" : r->c->by == PB_GROUP_PEER ?
+			 "peer" : r->c->by == PB_GROUP_KERNEL ? "kernel" : "label";
 	char line[400];
 
 	snprintf(line, sizeof(line), "%s%d result file%s, %d %s%s; baseline: %s",
@@ -1489,7 +1501,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		}
 	}
 	if (r.json) {
-		static const char *const by[] = { "label", "kernel", "host" };
+		static const char *const by[] = { "label", "kernel", "host", "peer" };
 		json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:o}",
 					 "schema", "pinbench-compare/1", "group_by", by[c->by],
 					 "correction", o->no_correction ? "none" : "benjamini-hochberg",
@@ -1510,7 +1522,8 @@ static const char compare_usage[] =
 	"usage: pinbench compare [OPTIONS] PATH...\n"
 	"Compare result files (or folders of them, recursively): one table per job and\n"
 	"placement, a row per label, the change against a baseline and its significance.\n"
-	"  --group-by label|kernel|host   rows are labels (default), kernels or hosts\n"
+	"  --group-by label|kernel|host|peer  rows are labels (default), kernels, hosts,\n"
+	"                                 or the hosts of the pinbench server peer\n"
 	"  --order version|given          order rows as versions (default) or as read\n"
 	"  --baseline LABEL               compare against LABEL (default: the first row)\n"
 	"  --min-change PCT               noise floor for a significant change (default 1)\n"
@@ -1533,7 +1546,7 @@ static int parse_enum(const char *arg, const char *const *names, int n)
 /* Returns 0, or 2 (usage) with a message printed; 3 for --help. */
 static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail)
 {
-	static const char *const groups[] = { "label", "kernel", "host" };
+	static const char *const groups[] = { "label", "kernel", "host", "peer" };
 	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
 	static const char *const orders[] = { "version", "given" };
 	static const struct option lo[] = {
@@ -1554,17 +1567,17 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'g':
-			if ((x = parse_enum(optarg, groups, 3)) < 0)
+			if ((x = parse_enum(optarg, groups, sizeof(groups) / sizeof(groups[0]))) < 0)
 				goto bad;
 			o->by = (enum pb_cmp_group)x;
 			break;
 		case 'O':
-			if ((x = parse_enum(optarg, orders, 2)) < 0)
+			if ((x = parse_enum(optarg, orders, sizeof(orders) / sizeof(orders[0]))) < 0)
 				goto bad;
 			o->order_given = x == 1;
 			break;
 		case 'f':
-			if ((x = parse_enum(optarg, fmts, 4)) < 0)
+			if ((x = parse_enum(optarg, fmts, sizeof(fmts) / sizeof(fmts[0]))) < 0)
 				goto bad;
 			o->format = (enum pb_cmp_format)x;
 			break;

@@ -88,6 +88,9 @@ check "udpping JSON: ok, one client task, rtt > 0, peer recorded" pyjson "$T/u.j
 	 d['jobs'][0]['peer']['cpu'] == 0 and d['jobs'][0]['peer']['kernel'] and \
 	 d['jobs'][0]['peer']['hostname'] and d['jobs'][0]['peer']['cpu_model'] and \
 	 d['jobs'][0]['peer']['ops'] >= sum(r['ops'] for r in d['jobs'][0]['repeats'])"
+"$PB" compare --group-by peer --format json "$T/u.json" >"$T/gp.json" 2>"$T/err"
+check "compare --group-by peer: rows are the peer's host" pyjson "$T/gp.json" \
+	"d['group_by'] == 'peer' and d['results'][0]['label'] == '$(hostname)'"
 "$PB" bench rr streams=2 cpus=0,0 $P $SHORT -o "$T/o" >"$T/r.json" 2>"$T/err"
 check "rr tcp, 2 streams, across the protocol: ok, trans/s > 0" pyjson "$T/r.json" \
 	"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0 and \
