@@ -40,6 +40,8 @@ struct vtok {
 	int		len;
 };
 
+
+static const char *const group_names[] = { "label", "kernel", "host", "peer" };
 static bool is_pre_word(const char *s, int len)
 {
 	static const char *const pre[] = { "alpha", "beta", "dev", "pre", "rc" };
@@ -1501,9 +1503,8 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		}
 	}
 	if (r.json) {
-		static const char *const by[] = { "label", "kernel", "host", "peer" };
 		json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:o}",
-					 "schema", "pinbench-compare/1", "group_by", by[c->by],
+					 "schema", "pinbench-compare/1", "group_by", group_names[c->by],
 					 "correction", o->no_correction ? "none" : "benjamini-hochberg",
 					 "alpha", PB_CMP_ALPHA, "min_change", o->min_change,
 					 "regressions", r.regressions, "results", r.json);
@@ -1543,10 +1544,17 @@ static int parse_enum(const char *arg, const char *const *names, int n)
 	return -1;
 }
 
+int pb_cmp_group_parse(const char *s)
+{
+	for (size_t i = 0; i < sizeof(group_names) / sizeof(group_names[0]); i++)
+		if (!strcmp(s, group_names[i]))
+			return (int)i;
+	return -1;
+}
+
 /* Returns 0, or 2 (usage) with a message printed; 3 for --help. */
 static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail)
 {
-	static const char *const groups[] = { "label", "kernel", "host", "peer" };
 	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
 	static const char *const orders[] = { "version", "given" };
 	static const struct option lo[] = {
@@ -1567,7 +1575,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'g':
-			if ((x = parse_enum(optarg, groups, sizeof(groups) / sizeof(groups[0]))) < 0)
+			if ((x = pb_cmp_group_parse(optarg)) < 0)
 				goto bad;
 			o->by = (enum pb_cmp_group)x;
 			break;

@@ -493,7 +493,7 @@ static const char plot_usage[] =
 	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
 	"are kept beside the image.\n"
 	"  -o FILE                        the image (.png or .svg)\n"
-	"  --group-by label|kernel|host   series by label (default), kernel or host\n"
+	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"
 	"  -h, --help\n";
 
@@ -512,12 +512,8 @@ static int plot_opts(int argc, char **argv, const char **out, struct pb_cmp *c, 
 	while ((ch = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		if (ch == 'o') {
 			*out = optarg;
-		} else if (ch == 'g' && !strcmp(optarg, "label")) {
-			c->by = PB_GROUP_LABEL;
-		} else if (ch == 'g' && !strcmp(optarg, "kernel")) {
-			c->by = PB_GROUP_KERNEL;
-		} else if (ch == 'g' && !strcmp(optarg, "host")) {
-			c->by = PB_GROUP_HOST;
+		} else if (ch == 'g' && pb_cmp_group_parse(optarg) >= 0) {
+			c->by = (enum pb_cmp_group)pb_cmp_group_parse(optarg);
 		} else if (ch == 'O' && (!strcmp(optarg, "given") || !strcmp(optarg, "version"))) {
 			*given = !strcmp(optarg, "given");
 		} else if (ch == 'h') {
