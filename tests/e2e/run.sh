@@ -152,7 +152,7 @@ check "SIGINT: the running job is marked interrupted" pyjson "$J" \
 check "SIGINT: no process left behind" sh -c "! pgrep -f 'two-jobs[.]ini' >/dev/null"
 
 # help and list
-for c in run bench list topo events doctor compare plot nightly; do
+for c in run bench list topo events doctor compare plot nightly server; do
 	$PB $c --help >"$T/help.out" 2>&1
 	ok $([ $? = 0 ] && grep -qi usage "$T/help.out" && echo 0 || echo 1) "pinbench $c --help"
 done
