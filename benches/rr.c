@@ -253,6 +253,20 @@ static int peer_done(struct pb_peer_ctx *p, struct rr_shared *sh, int rc)
 	return 0;
 }
 
+/* Either side of pinbench server: the family fits the address; fresh state. */
+static struct rr_shared *peer_begin(struct pb_peer_ctx *p)
+{
+	const struct rr_opts *o = p->opts;
+	struct rr_shared *sh;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return NULL;
+	sh = shared_new(p->nr_instances);
+	if (!sh)
+		snprintf(p->err, PB_ERR_MAX, "rr state: out of memory");
+	return sh;
+}
+
 /* Server: TCP, one listener for every stream; UDP, a socket per stream. */
 static int rr_peer_listen(struct pb_peer_ctx *p)
 {
@@ -262,9 +276,7 @@ static int rr_peer_listen(struct pb_peer_ctx *p)
 	socklen_t sl;
 	int rc = 0;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
-		return -1;
-	sh = shared_new(p->nr_instances);
+	sh = peer_begin(p);
 	if (!sh)
 		return -1;
 	sh->peer_server = true;
@@ -342,9 +354,7 @@ static int rr_peer_connect(struct pb_peer_ctx *p)
 	struct rr_shared *sh;
 	int rc = 0;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
-		return -1;
-	sh = shared_new(p->nr_instances);
+	sh = peer_begin(p);
 	if (!sh)
 		return -1;
 	for (int i = 0; !rc && i < p->nr_instances; i++) {

@@ -161,16 +161,27 @@ static int peer_done(struct pb_peer_ctx *p, struct udpping_shared *sh, int rc)
 	return 0;
 }
 
+/* Either side of pinbench server: the family fits the address; fresh state. */
+static struct udpping_shared *peer_begin(struct pb_peer_ctx *p)
+{
+	const struct udpping_opts *o = p->opts;
+	struct udpping_shared *sh;
+
+	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+		return NULL;
+	sh = shared_new();
+	if (!sh)
+		snprintf(p->err, PB_ERR_MAX, "udpping state: out of memory");
+	return sh;
+}
+
 /* Server (pinbench server): one unconnected socket on the bind address. */
 static int udpping_peer_listen(struct pb_peer_ctx *p)
 {
 	const struct udpping_opts *o = p->opts;
-	struct udpping_shared *sh;
+	struct udpping_shared *sh = peer_begin(p);
 	int rc;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
-		return -1;
-	sh = shared_new();
 	if (!sh)
 		return -1;
 	sh->peer_server = true;
@@ -186,12 +197,9 @@ static int udpping_peer_listen(struct pb_peer_ctx *p)
 static int udpping_peer_connect(struct pb_peer_ctx *p)
 {
 	const struct udpping_opts *o = p->opts;
-	struct udpping_shared *sh;
+	struct udpping_shared *sh = peer_begin(p);
 	int rc;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
-		return -1;
-	sh = shared_new();
 	if (!sh)
 		return -1;
 	memcpy(&sh->addr[SERVER], p->addr, p->alen);
