@@ -419,11 +419,18 @@ static void run_end(struct pb_run *run)
 
 	if (run->obs_cpu < 0)
 		return;
-	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err)))
+	double again[PB_OBSERVER_RETRIES];
+	int nr = 0;
+
+	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
 		run->obs_end_s = 0;
-	else
-		pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s,
-				  &run->anomalies);
+		return;
+	}
+	if (run->obs_end_s > run->obs_start_s * (1 + PB_OBSERVER_MAX))
+		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
+					 PB_CONFIRM_SPAN_S);
+	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
+			  &run->anomalies);
 }
 
 static void print_run_anomalies(const struct pb_run *run, FILE *f)
@@ -451,6 +458,11 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 	if (!evl)
 		return 2;
+	if (pb_probe_inject_check(path, sizeof(path))) {
+		fprintf(stderr, "pinbench: %s\n", path);
+		free(evl);
+		return 2;
+	}
 	rc = check_jobs(js, evl);
 	if (rc)
 		goto out;

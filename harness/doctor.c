@@ -433,9 +433,15 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_opts o;
 	int r = parse_args(argc, argv, &o);
 
+	char err[256];
+
 	if (r) {
 		usage(r > 0 ? stdout : stderr);
 		return r > 0 ? 0 : 2;
+	}
+	if (pb_probe_inject_check(err, sizeof(err))) {
+		fprintf(stderr, "pinbench doctor: %s\n", err);
+		return 2;
 	}
 	return o.perf_stat ? doctor_perf_stat(&o) : doctor_machine(&o);
 }

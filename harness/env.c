@@ -15,6 +15,7 @@
 
 #include "counters.h"
 #include "env.h"
+#include "others.h"
 
 const char *pb_sys_root(void)
 {
@@ -552,6 +553,7 @@ static void cpustat_line(const char *line, struct pb_cpustat *s, double ns_per_t
 	s->busy_ns = (uint64_t)((v[0] + v[1] + v[2] + v[5] + v[6]) * ns_per_tick);
 	s->idle_ns = (uint64_t)((v[3] + v[4]) * ns_per_tick);
 	s->steal_ns = (uint64_t)(v[7] * ns_per_tick);
+	s->irq_ns = (uint64_t)((v[5] + v[6]) * ns_per_tick);
 }
 
 static const char *next_line(const char *s)
@@ -643,11 +645,12 @@ static void check_throttle(const struct pb_cpustat *b, const struct pb_cpustat *
 }
 
 void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat *after,
-		       int n, double elapsed_s, int64_t own_task_ns,
+		       int n, double elapsed_s, const struct pb_others_delta *others,
 		       struct pb_anomalies *a, double *other_frac)
 {
 	long hz = sysconf(_SC_CLK_TCK);
-	double busy = 0, steal = 0, cap, other, frac, tick_ns = 1e9 / (hz > 0 ? hz : 100);
+	double steal = 0, cap, frac, tick_ns = 1e9 / (hz > 0 ? hz : 100);
+	char top[96] = "";
 	int i, known = 0;
 
 	*other_frac = -1;
@@ -656,33 +659,33 @@ void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat 
 		if (!before[i].known || !after[i].known)
 			continue;
 		known++;
-		if (after[i].busy_ns > before[i].busy_ns)
-			busy += after[i].busy_ns - before[i].busy_ns;
 		if (after[i].steal_ns > before[i].steal_ns)
 			steal += after[i].steal_ns - before[i].steal_ns;
 	}
-	cap = elapsed_s * known * 1e9;
-	if (!known || cap <= 0)
+	cap = elapsed_s * n * 1e9;
+	if (cap <= 0)
 		return;
-	if (steal / cap > PB_NEIGHBOR_WARN && steal > PB_NEIGHBOR_TICKS * tick_ns * known)
+	if (known && steal / (cap * known / n) > PB_NEIGHBOR_WARN &&
+	    steal > PB_NEIGHBOR_TICKS * tick_ns * known)
 		pb_anomaly_add(a, "cpu-steal", PB_SEV_WARN,
 			       "the hypervisor ran other guests on these CPUs: use dedicated vCPUs",
 			       "steal time %.1f %% of the job's CPU time (%.3f s of %.3f s)",
-			       100 * steal / cap, steal / 1e9, cap / 1e9);
-	if (own_task_ns < 0)
+			       100 * steal / (cap * known / n), steal / 1e9, cap * known / n / 1e9);
+	if (!others)
 		return;
-	other = busy - (double)own_task_ns;
-	if (other < 0)
-		other = 0;
-	frac = other / cap;
+	frac = others->ns / cap;
 	*other_frac = frac;
-	if (frac <= PB_NEIGHBOR_WARN || other <= PB_NEIGHBOR_TICKS * tick_ns * known)
+	if (frac <= PB_NEIGHBOR_WARN)
 		return;
+	if (others->top_pid)
+		snprintf(top, sizeof(top), "; most: %s (pid %d) %.3f s",
+			 others->top_comm[0] ? others->top_comm : "?", (int)others->top_pid,
+			 others->top_ns / 1e9);
 	pb_anomaly_add(a, "noisy-neighbor", frac > PB_NEIGHBOR_ERROR ? PB_SEV_ERROR : PB_SEV_WARN,
 		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
-		       "other tasks were busy %.1f %% of the job's %d CPUs' time "
-		       "(%.3f s of %.3f s; the job's own task-clock %.3f s)",
-		       100 * frac, known, other / 1e9, cap / 1e9, own_task_ns / 1e9);
+		       "other tasks ran %.1f %% of the job's %d CPUs' time in its metric "
+		       "windows (%.3f s of %.3f s%s)", 100 * frac, n, others->ns / 1e9,
+		       cap / 1e9, top);
 }
 
 bool pb_check_cv(double cv, struct pb_anomalies *a)

@@ -119,6 +119,7 @@ struct pb_cpustat {
 	uint64_t	busy_ns;	/* user+nice+system+irq+softirq */
 	uint64_t	idle_ns;	/* idle+iowait */
 	uint64_t	steal_ns;
+	uint64_t	irq_ns;		/* irq+softirq (also in busy_ns) */
 	long		core_throttle;	/* or -1 */
 	long		pkg_throttle;	/* or -1 */
 };
@@ -130,24 +131,23 @@ int pb_cpustat_parse(const char *procstat, const int *cpus, int n,
 		     struct pb_cpustat *out);
 
 /*
- * Noisy neighbours and throttling over a job.
+ * Noisy neighbours, steal and throttling over a job's metric windows.
  *
- * other = sum over the job's CPUs of (busy after - busy before) minus the
- * job's own task-clock (own_task_ns, summed over its tasks; -1 unknown).
- * As a fraction of elapsed_s * n CPUs:
+ * others: what other tasks ran on the job's n CPUs (others.h; NULL when
+ * unknown), as a fraction of elapsed_s * n CPUs:
  *	> 5 %  noisy-neighbor, warn
  *	> 20 % noisy-neighbor, error
- * and only when other exceeds 3 clock ticks per CPU (/proc/stat counts
- * in ticks of 1/USER_HZ s; smaller figures are accounting noise).
- * Steal time above 5 % of the CPUs' time: cpu-steal, warn.
- * Any throttle counter that increased: throttling, error.
- * The other-task fraction goes to *other_frac (-1 when own is unknown).
+ * naming the task that ran most.  Steal time (/proc/stat) above 5 % of the
+ * CPUs' time and more than 3 clock ticks per CPU: cpu-steal, warn.  Any
+ * throttle counter that increased: throttling, error.  The other-task
+ * fraction goes to *other_frac (-1 when unknown).
  */
 #define PB_NEIGHBOR_WARN	0.05
 #define PB_NEIGHBOR_ERROR	0.20
 #define PB_NEIGHBOR_TICKS	3
+struct pb_others_delta;
 void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat *after,
-		       int n, double elapsed_s, int64_t own_task_ns,
+		       int n, double elapsed_s, const struct pb_others_delta *others,
 		       struct pb_anomalies *a, double *other_frac);
 
 /* cv (a fraction, as in struct pb_summary) > 2 %: noisy, warn, with the CV. */

@@ -235,10 +235,7 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 	json_t *clk = json_array(), *o;
 
 	for (int i = 0; i < r->nr_clocks; i++)
-		json_array_append_new(clk, json_pack("{s:i, s:o, s:o, s:o}",
-			"cpu", r->clocks[i].cpu, "before_mhz", jmhz(r->clocks[i].before_mhz),
-			"after_mhz", jmhz(r->clocks[i].after_mhz),
-			"closed_mhz", jmhz(r->clocks[i].closed_mhz)));
+		json_array_append_new(clk, pb_clock_obs_json(&r->clocks[i]));
 	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:f}",
 		"name", j->name, "bench", j->bench->name, "placement", r->placement,
 		"status", status_names[r->status], "reason", jstr_or_null(r->reason),

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "others.h"
 #include "runner.h"
 
 volatile int pb_interrupted;
@@ -36,11 +37,13 @@ struct shm_hdr {
 	int			failed;
 	char			reason[PB_ERR_MAX];
 	struct pb_evlist	evl;
-	/* the measured span, for the noisy-neighbour check */
+	/* the metric's windows, for the noisy-neighbour check */
 	struct pb_cpustat	cs_before[PB_MAX_CLOCKS], cs_after[PB_MAX_CLOCKS];
 	double			cs_t0, cs_t1;
 	int			cs_ok;
-	double			after_mhz[PB_MAX_CLOCKS];
+	int			others_ok;
+	struct pb_others_delta	others;
+	struct pb_probe		after[PB_MAX_CLOCKS];	/* roles stopped, counters open */
 	double			win_expect_s;	/* one window, once the warm-up says */
 	int			windows_begun;
 	int			has_peer;
@@ -524,13 +527,13 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 	}
 }
 
-static void probe_clocks(const struct job_ctx *x, double *mhz)
+static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
 {
-	struct pb_probe p;
 	char err[128];
 
 	for (int i = 0; i < x->nr_clocks; i++)
-		mhz[i] = pb_probe_cpu(x->clock_cpu[i], &p, err, sizeof(err)) ? 0 : p.mhz;
+		if (pb_probe_cpu(x->clock_cpu[i], &p[i], err, sizeof(err)))
+			p[i].mhz = 0;
 }
 
 /* peer=: HELLO/READY with the server, then client sockets to its data ports. */
@@ -567,6 +570,56 @@ static void peer_finish(struct job_ctx *x)
 		job_fail(x, "%s", err);
 }
 
+/*
+ * The span of the metric's windows: /proc/stat (steal, throttling) and
+ * every other task's run time, before and after.  Ours are the job
+ * process (and role threads), its roles' processes and the main process.
+ */
+struct span {
+	struct pb_others	others;
+	pid_t			*ours;	/* [nr_tasks + 2] */
+	int			nours;
+};
+
+static void span_begin(struct job_ctx *x, const struct role_arg *ra, struct span *sp)
+{
+	struct shm_hdr *h = HDR(x);
+
+	sp->nours = 0;
+	sp->ours = calloc(x->nr_tasks + 2, sizeof(*sp->ours));
+	if (sp->ours) {
+		sp->ours[sp->nours++] = getpid();
+		sp->ours[sp->nours++] = getppid();
+		for (int i = 0; i < x->nr_tasks; i++)
+			if (ra[i].pid > 0)
+				sp->ours[sp->nours++] = ra[i].pid;
+	}
+	h->others_ok = sp->ours &&
+		       !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours, sp->nours,
+					   &sp->others);
+	h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_before);
+	h->cs_t0 = now_s();
+}
+
+static void span_end(struct job_ctx *x, struct span *sp)
+{
+	struct shm_hdr *h = HDR(x);
+	struct pb_others after = { 0 };
+
+	h->cs_t1 = now_s();
+	if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
+		h->cs_ok = 0;
+	if (h->others_ok && !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours,
+						sp->nours, &after))
+		pb_others_diff(&sp->others, &after, (h->cs_t1 - h->cs_t0) * 1e9, &h->others);
+	else
+		h->others_ok = 0;
+	pb_others_free(&after);
+	pb_others_free(&sp->others);
+	free(sp->ours);
+	sp->ours = NULL;
+}
+
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
@@ -574,6 +627,7 @@ static void job_process(struct job_ctx *x)
 	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
 	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
+	struct span sp = { 0 };
 	int e, w = 0;
 	double rate = 0;
 
@@ -616,7 +670,10 @@ static void job_process(struct job_ctx *x)
 	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;
 	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
 	if (x->timing_pass) {	/* the metric's windows, with no counter open */
-		if (run_windows(x, ra, -1, w, rate, g))
+		span_begin(x, ra, &sp);
+		e = run_windows(x, ra, -1, w, rate, g);
+		span_end(x, &sp);
+		if (e)
 			goto windows_done;
 		w += j->repeats;
 	}
@@ -624,25 +681,20 @@ static void job_process(struct job_ctx *x)
 		if (w + j->repeats > x->nr_wins)
 			break;	/* more passes than planned: the rest stays unmeasured */
 		open_groups(x, ra, pass, g);
-		if (!pass) {	/* others' busy time is judged where task-clock counts */
-			h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks,
-							h->cs_before);
-			h->cs_t0 = now_s();
-		}
-		if (run_windows(x, ra, pass, w, rate, g))
+		if (!x->timing_pass && !pass)	/* counting=inline: pass 0 is the metric */
+			span_begin(x, ra, &sp);
+		e = run_windows(x, ra, pass, w, rate, g);
+		if (!x->timing_pass && !pass)
+			span_end(x, &sp);
+		if (e)
 			break;
-		if (!pass) {
-			h->cs_t1 = now_s();
-			if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
-				h->cs_ok = 0;
-		}
 		w += j->repeats;
 		if (pass + 1 < h->evl.nr_passes)
 			close_groups(x, g);
 	}
 windows_done:
 	stop_roles(x, ra);
-	probe_clocks(x, h->after_mhz);	/* the roles are gone, the counters still open */
+	probe_clocks(x, h->after);	/* the roles are gone, the counters still open */
 	close_groups(x, g);
 	goto out;
 stop:
@@ -878,30 +930,6 @@ static void distinct_cpus(struct job_ctx *x, const int *cpus)
 	}
 }
 
-/* The job's own task-clock over pass 0's windows, or -1 when not all counted. */
-static int64_t own_task_ns(const struct pb_result *r)
-{
-	int64_t sum = 0;
-	int e;
-
-	if (r->job->counters_cpu)
-		return -1;
-	for (e = 0; e < r->evl.nr; e++)
-		if (!strcmp(r->evl.ev[e].name, "task-clock"))
-			break;
-	if (e == r->evl.nr || !r->nr_reps)
-		return -1;
-	for (int i = 0; i < r->nr_reps; i++)
-		for (int k = 0; k < r->nr_groups && r->reps[i].pass == 0; k++) {
-			const struct pb_count *c = &r->reps[i].counts[(size_t)k * r->evl.nr + e];
-
-			if (c->status != PB_CNT_OK)
-				return -1;
-			sum += (int64_t)pb_count_scaled(c);
-		}
-	return sum;
-}
-
 int pb_result_counts(const struct pb_result *r, int g, int rep,
 		     struct pb_count *acc, double *ops)
 {
@@ -960,8 +988,8 @@ static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
 	fig.ref_cycles = count_of(&r->evl, acc, "ref-cycles");
 	fig.task_ns = count_of(&r->evl, acc, "task-clock");
 	for (int i = 0; i < r->nr_clocks; i++)
-		if (r->clocks[i].after_mhz > 0) {
-			probe += r->clocks[i].after_mhz;
+		if (r->clocks[i].after.mhz > 0 && !r->clocks[i].after.disturbed) {
+			probe += r->clocks[i].after.mhz;
 			np++;
 		}
 	fig.probe_mhz = np ? probe / np : 0;
@@ -999,17 +1027,18 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 	struct pb_anomalies *a = &r->anomalies;
 
 	for (int i = 0; i < r->nr_clocks; i++) {
-		struct pb_clock *c = &r->clocks[i];
+		struct pb_clock_obs *c = &r->clocks[i];
 
-		c->after_mhz = h->after_mhz[i];
-		if (!pb_check_drift(c->cpu, c->before_mhz, c->after_mhz, a))
-			pb_check_drift(c->cpu, c->before_mhz, c->closed_mhz, a);
-		pb_check_low(c->cpu, c->after_mhz, nom, a);
+		c->after = h->after[i];
+		if (pb_clock_suspect(c, nom))
+			pb_probe_confirm(c->cpu, &c->confirm);
+		pb_judge_clock(c, nom, a);
 	}
 	r->other_frac = -1;
 	if (h->cs_ok && r->nr_reps)
 		pb_check_job_cpus(h->cs_before, h->cs_after, x->nr_clocks,
-				  h->cs_t1 - h->cs_t0, own_task_ns(r), a, &r->other_frac);
+				  h->cs_t1 - h->cs_t0, h->others_ok ? &h->others : NULL, a,
+				  &r->other_frac);
 	for (int i = 0; i < r->nr_tasks; i++) {
 		const struct pb_task *t = &r->tasks[i];
 		int seen[2], n = 0;
@@ -1032,9 +1061,13 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 	counter_checks(nom, r);
 }
 
+/*
+ * The clock before the job.  A disturbed probe is taken again (up to
+ * three more times) so that the job has an undisturbed figure to be
+ * judged against; the last one is kept either way.
+ */
 static void probe_before(const struct job_ctx *x, struct pb_result *r)
 {
-	struct pb_probe p;
 	char err[128];
 
 	r->clocks = calloc(x->nr_clocks, sizeof(*r->clocks));
@@ -1042,20 +1075,25 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 		return;
 	r->nr_clocks = x->nr_clocks;
 	for (int i = 0; i < x->nr_clocks; i++) {
+		struct pb_probe *p = &r->clocks[i].before;
+
 		r->clocks[i].cpu = x->clock_cpu[i];
-		r->clocks[i].before_mhz = pb_probe_cpu(x->clock_cpu[i], &p, err,
-						       sizeof(err)) ? 0 : p.mhz;
+		for (int k = 0; k < 4; k++) {
+			if (pb_probe_cpu(x->clock_cpu[i], p, err, sizeof(err)))
+				p->mhz = 0;
+			if (!p->mhz || !p->disturbed)
+				break;
+		}
 	}
 }
 
 static void probe_closed(struct pb_result *r)
 {
-	struct pb_probe p;
 	char err[128];
 
 	for (int i = 0; i < r->nr_clocks; i++)
-		r->clocks[i].closed_mhz = pb_probe_cpu(r->clocks[i].cpu, &p, err,
-						       sizeof(err)) ? 0 : p.mhz;
+		if (pb_probe_cpu(r->clocks[i].cpu, &r->clocks[i].closed, err, sizeof(err)))
+			r->clocks[i].closed.mhz = 0;
 }
 
 /*

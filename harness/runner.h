@@ -55,12 +55,6 @@ struct pb_rep {
 	uint64_t	*task_ops;	/* [nr_tasks] */
 };
 
-/* The clock of one CPU a job used: before, after (roles stopped, counters
- * still open) and once the counters are closed; 0 unknown. */
-struct pb_clock {
-	int	cpu;
-	double	before_mhz, after_mhz, closed_mhz;
-};
 
 struct pb_result {
 	const struct pb_job	*job;
@@ -78,7 +72,7 @@ struct pb_result {
 	int			nr_groups;	/* counter groups: tasks, or CPUs */
 	char			(*group_names)[32];
 	double			wall_s;		/* the whole job, start to end */
-	struct pb_clock		*clocks;	/* one per distinct CPU */
+	struct pb_clock_obs	*clocks;	/* one per distinct CPU */
 	int			nr_clocks;
 	double			other_frac;	/* others' share of the CPUs, -1 unknown */
 	/* peer=HOST: the server role ran there (tasks[] are the clients only) */

@@ -14,7 +14,9 @@
 #include <cmocka.h>
 
 #include "env.h"
+#include "others.h"
 #include "anomaly_fixture.h"
+#include "fs_fixture.h"
 
 /* tests/sysroot/<name>, from the repo root or from tests/ */
 static void use_root(const char *name)
@@ -309,22 +311,21 @@ static void test_cpustat(void **state)
 	assert_false(s[0].known);
 }
 
-/* two CPUs over 1 s: before all zero, after busy b0/b1 seconds */
-static void job(double b0, double b1, int64_t own_ns, long thr_after,
-		struct pb_anomalies *a, double *frac)
+/* two CPUs over 1 s: others ran others_s (< 0: unknown); cpu3 throttle count after */
+static void job(double others_s, long thr_after, struct pb_anomalies *a, double *frac)
 {
 	struct pb_cpustat before[2] = {
 		{ .cpu = 2, .known = true, .core_throttle = 4, .pkg_throttle = -1 },
 		{ .cpu = 3, .known = true, .core_throttle = 4, .pkg_throttle = -1 },
 	};
+	struct pb_others_delta d = { .ns = others_s * 1e9, .top_pid = 4242,
+				     .top_ns = others_s * 1e9 * 0.9, .top_comm = "hog" };
 	struct pb_cpustat after[2];
 
 	after[0] = before[0];
 	after[1] = before[1];
-	after[0].busy_ns = (uint64_t)(b0 * 1e9);
-	after[1].busy_ns = (uint64_t)(b1 * 1e9);
 	after[1].core_throttle = thr_after;
-	pb_check_job_cpus(before, after, 2, 1.0, own_ns, a, frac);
+	pb_check_job_cpus(before, after, 2, 1.0, others_s >= 0 ? &d : NULL, a, frac);
 }
 
 static void test_noisy_neighbor(void **state)
@@ -333,28 +334,90 @@ static void test_noisy_neighbor(void **state)
 	double frac;
 
 	(void)state;
-	job(1.0, 1.0, 2000000000, 4, &a, &frac);	/* all busy time was the job's */
+	job(0, 4, &a, &frac);		/* nobody else ran */
 	assert_int_equal(a.nr, 0);
 	assert_true(frac >= 0 && frac < 0.001);
-	job(1.0, 0.5, 1300000000, 4, &a, &frac);	/* 0.2 s of 2 s: 10 % */
+	job(0.2, 4, &a, &frac);		/* 0.2 s of 2 s: 10 % */
 	assert_true(fabs(frac - 0.10) < 1e-6);
 	assert_int_equal(a.nr, 1);
 	assert_true(has_kind(&a, "noisy-neighbor", PB_SEV_WARN));
 	assert_non_null(strstr(a.v[0].message, "10.0 %"));
+	assert_non_null(strstr(a.v[0].message, "most: hog (pid 4242) 0.180 s"));
 	pb_anomalies_free(&a);
-	job(1.0, 1.0, 1000000000, 4, &a, &frac);	/* 50 % */
+	job(1.0, 4, &a, &frac);		/* 50 % */
 	assert_true(has_kind(&a, "noisy-neighbor", PB_SEV_ERROR));
 	pb_anomalies_free(&a);
-	job(1.0, 1.0, -1, 4, &a, &frac);		/* own unknown: no verdict */
+	job(-1, 4, &a, &frac);		/* others unknown: no verdict */
 	assert_int_equal(a.nr, 0);
 	assert_true(frac < 0);
-	job(0.04, 0.0, 0, 4, &a, &frac);	/* 2 % of the time */
+	job(0.04, 4, &a, &frac);	/* 2 % of the time */
 	assert_int_equal(a.nr, 0);
-	job(1.0, 1.0, 2000000000, 9, &a, &frac);	/* cpu3 throttled 5 times */
+	job(0, 9, &a, &frac);		/* cpu3 throttled 5 times */
 	assert_int_equal(a.nr, 1);
 	assert_true(has_kind(&a, "throttling", PB_SEV_ERROR));
 	assert_non_null(strstr(a.v[0].message, "cpu3 core +5"));
 	pb_anomalies_free(&a);
+}
+
+static void task(const char *dir, int pid, int tid, unsigned long long run_ns,
+		 const char *allowed)
+{
+	char rel[128], text[128];
+
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/schedstat", pid, tid);
+	snprintf(text, sizeof(text), "%llu 1000 3\n", run_ns);
+	fixture_write(dir, rel, text);
+	snprintf(rel, sizeof(rel), "proc/%d/task/%d/status", pid, tid);
+	snprintf(text, sizeof(text), "Name:\tx\nCpus_allowed_list:\t%s\nvoluntary: 1\n", allowed);
+	fixture_write(dir, rel, text);
+}
+
+/*
+ * A fake /proc of five processes on a 4-CPU machine, the job on CPUs 1,2:
+ * a hog pinned to CPU 2 counts in full, a daemon allowed everywhere for
+ * half (2 of its 4 CPUs), a kworker of CPU 3 not at all, our own process
+ * not at all, a task born in the span with its run time.
+ */
+static void test_others(void **state)
+{
+	char dir[] = "/tmp/pb-others-XXXXXX", cmd[64];
+	struct pb_others b = { 0 }, e = { 0 };
+	struct pb_others_delta d;
+	int cpus[] = { 1, 2 };
+	pid_t ours[] = { 50 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fixture_write(dir, "sys/devices/system/cpu/online", "0-3\n");
+	fixture_write(dir, "proc/10/comm", "hog\n");
+	task(dir, 10, 10, 1000000000ULL, "2");
+	task(dir, 20, 20, 5000000000ULL, "0-3");
+	task(dir, 20, 21, 100, "0-3");
+	task(dir, 30, 30, 7000000000ULL, "3");
+	task(dir, 50, 50, 9000000000ULL, "1");
+	setenv(PB_SYSROOT_ENV, dir, 1);
+	assert_int_equal(pb_others_snapshot(cpus, 2, ours, 1, &b), 0);
+	assert_int_equal(b.nr, 3);	/* 10, 20, 21: 30 has no share, 50 is ours */
+	task(dir, 10, 10, 1800000000ULL, "2");		/* +0.8 s */
+	task(dir, 20, 20, 5200000000ULL, "0-3");	/* +0.2 s, half of it here */
+	task(dir, 30, 30, 9000000000ULL, "3");		/* elsewhere */
+	task(dir, 50, 50, 9900000000ULL, "1");		/* ours */
+	task(dir, 60, 60, 50000000ULL, "1-2");		/* new: 0.05 s */
+	assert_int_equal(pb_others_snapshot(cpus, 2, ours, 1, &e), 0);
+	pb_others_diff(&b, &e, 1e9, &d);
+	assert_true(fabs(d.ns - (0.8e9 + 0.1e9 + 0.05e9)) < 1);
+	assert_int_equal(d.top_pid, 10);
+	assert_true(fabs(d.top_ns - 0.8e9) < 1);
+	assert_string_equal(d.top_comm, "hog");
+	pb_others_free(&b);
+	pb_others_free(&e);
+	/* no /proc: unknown */
+	use_root("empty");
+	assert_int_equal(pb_others_snapshot(cpus, 2, ours, 1, &b), -1);
+	pb_others_free(&b);
+	unsetenv(PB_SYSROOT_ENV);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
 }
 
 static void test_cv_and_migration(void **state)
@@ -404,34 +467,48 @@ static void *hog_thread(void *v)
 }
 
 /*
- * Real /proc/stat: a CPU hog pinned to a "job" CPU while the job itself
- * does nothing (own task-clock 0) is somebody else's busy time.
+ * Real /proc: a CPU hog thread pinned to a "job" CPU, in a process that is
+ * not the job's, is somebody else's run time.
  */
 static void test_real_hog(void **state)
 {
 	struct pb_anomalies a = { 0 };
 	struct pb_cpustat b, e;
+	struct pb_others ob = { 0 }, oe = { 0 };
+	struct pb_others_delta d;
 	struct hog h = { .cpu = sched_getcpu(), .seconds = 0.4, .ran_on = -1 };
 	struct timespec t0, t1;
 	pthread_t t;
+	struct timespec nap = { 0, 50 * 1000 * 1000 }, span = { 0, 300 * 1000 * 1000 };
+	pid_t none = 0;
 	double frac, el;
 
 	(void)state;
 	unsetenv(PB_SYSROOT_ENV);
+
+	/* the hog runs 0.4 s; the span, 0.3 s of it, while both snapshots see it */
+	assert_int_equal(pthread_create(&t, NULL, hog_thread, &h), 0);
+	nanosleep(&nap, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_int_equal(pb_cpustat_snapshot(&h.cpu, 1, &b), 0);
-	assert_int_equal(pthread_create(&t, NULL, hog_thread, &h), 0);
-	pthread_join(t, NULL);
+	assert_int_equal(pb_others_snapshot(&h.cpu, 1, &none, 1, &ob), 0);
+	nanosleep(&span, NULL);
+	assert_int_equal(pb_others_snapshot(&h.cpu, 1, &none, 1, &oe), 0);
 	assert_int_equal(pb_cpustat_snapshot(&h.cpu, 1, &e), 0);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(t, NULL);
 	assert_int_equal(h.ran_on, h.cpu);
 	el = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	pb_check_job_cpus(&b, &e, 1, el, 0, &a, &frac);
+	pb_others_diff(&ob, &oe, el * 1e9, &d);
+	pb_check_job_cpus(&b, &e, 1, el, &d, &a, &frac);
 	print_message("# hog on cpu%d: other tasks' share %.1f %%\n", h.cpu, 100 * frac);
 	assert_true(frac > PB_NEIGHBOR_WARN);
-	assert_non_null(a.v);
-	assert_string_equal(a.v[0].kind, "noisy-neighbor");
+	assert_true(has_kind(&a, "noisy-neighbor", PB_SEV_WARN) ||
+		    has_kind(&a, "noisy-neighbor", PB_SEV_ERROR));
+	assert_int_equal(d.top_pid, getpid());
 	pb_anomalies_free(&a);
+	pb_others_free(&ob);
+	pb_others_free(&oe);
 }
 
 int main(void)
@@ -449,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_env_json_good),
 		cmocka_unit_test(test_cpustat),
 		cmocka_unit_test(test_noisy_neighbor),
+		cmocka_unit_test(test_others),
 		cmocka_unit_test(test_cv_and_migration),
 		cmocka_unit_test(test_real_hog),
 	};

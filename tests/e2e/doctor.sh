@@ -20,11 +20,18 @@ EOF
 	PB="$T/pinbench"
 fi
 
-# doctor under a root: output in $T/out, exit code in $T/rc
+# doctor under a root: output in $T/out, exit code in $T/rc.  A fake tree
+# gets injected probe readings too ($PROBES, default a steady 3.00 GHz, the
+# trees' nominal): this host's own clock has nothing to do with the tree.
 doc() {
 	root=$1
 	shift
-	PINBENCH_SYSROOT=$root "$PB" doctor "$@" >"$T/out" 2>&1
+	if [ -n "$root" ]; then
+		PINBENCH_PROBE_FILE=${PROBES:-tests/probes/steady-3000} \
+			PINBENCH_SYSROOT=$root "$PB" doctor "$@" >"$T/out" 2>&1
+	else
+		"$PB" doctor "$@" >"$T/out" 2>&1
+	fi
 	echo $? >"$T/rc"
 }
 rc_is() { [ "$(cat "$T/rc")" = "$1" ]; }
@@ -39,6 +46,13 @@ check "good tree: exit 0" rc_is 0
 check "good tree: every environment check ok" \
 	sh -c "! grep -E '^  (warn|fail|skip) ' '$T/out' | grep -v probe"
 check "good tree: nominal from the model name" has "vs nominal 3000 MHz (model-name)"
+
+check "good tree: the injected 3000 MHz agrees with nominal" \
+	has "^  ok    probe-vs-nominal  *slowest cpu0 3000 MHz vs nominal 3000 MHz (model-name): +0.0 %"
+PROBES=tests/probes/e5450-2009 doc $S/good
+check "good tree, 2009 clock: probe-vs-nominal fails at 2.0 vs 3.0 GHz" \
+	has "^  fail  probe-vs-nominal  *slowest cpu0 2000 MHz vs nominal 3000 MHz (model-name): -33.3 %"
+check "good tree, 2009 clock: exit 1" rc_is 1
 
 doc $S/governor
 check "powersave (acpi-cpufreq): exit 1" rc_is 1

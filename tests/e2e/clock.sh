@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The clock verdicts of a real run, from injected probe readings
+# ($PINBENCH_PROBE_FILE) on the fake E5450 tree (nominal 3.00 GHz): steady,
+# disturbed, transient and sticky (the 2009 report).  The host's own clock
+# plays no part: every probe the run takes reads the injected figures.
+. "$(dirname "$0")/lib.sh"
+need_pinbench
+
+# clock NAME READINGS: a short same-CPU pipe job, its JSON in $T/NAME.json
+clock() {
+	printf '%s\n' "$2" >"$T/$1.probe"
+	PINBENCH_PROBE_FILE=$T/$1.probe PINBENCH_SYSROOT=tests/sysroot/good \
+		"$PB" bench pipe cpus=0,0 events=none --repeats 2 --duration 0.2 \
+		--warmup 0.1 -q --format json -o "$T/res" >"$T/$1.json" 2>"$T/$1.err"
+	ok $? "$1: the run exits 0" "$T/$1.err"
+}
+# kinds NAME 'python expression over k (the job's anomaly kinds) and m (messages)'
+kinds() {
+	python3 - "$T/$1.json" "$2" <<'PY' >"$T/kinds.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["jobs"][0]
+k = [a["kind"] for a in j["anomalies"]]
+m = " | ".join(a["message"] for a in j["anomalies"])
+c = j["clock"][0]
+ok = eval(sys.argv[2])
+if not ok:
+    print("kinds:", k, "\nmessages:", m, "\nclock:", c)
+sys.exit(0 if ok else 1)
+PY
+	ok $? "$1: $3" "$T/kinds.out"
+}
+
+clock steady "0: 3000 3002 2998 3001"
+kinds steady '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" not in k and c["reprobe"] is None' \
+	"no clock verdict, no note, no re-probe"
+
+clock sticky "0: 3000 3001 2999 3000
+0: 2000 2001 1999 2000"
+kinds sticky '"frequency-drift" in k and "frequency-low" in k and "persisted over 5 re-probes" in m and "3000 MHz before the job, 2000 MHz after (-33.3 %)" in m and "33.3 % below its nominal 3000 MHz (model-name)" in m' \
+	"2009: D and L, confirmed by re-probes (2.0 vs 3.0 GHz)"
+kinds sticky 'any(a["kind"] == "frequency-low" and a["severity"] == "error" for a in j["anomalies"]) and c["reprobe"]["median_mhz"] == 2000' \
+	"2009: L is an error; the re-probes are in the JSON"
+
+clock transient "0: 3000 3001 2999 3000
+0: 1500 1501 1499 1500
+0: 3000 3001 2999 3000"
+kinds transient '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" in k and "re-probes across" in m and "read 3000 MHz" in m' \
+	"a low reading that goes away is probe-disturbed (info), not D or L"
+kinds transient 'all(a["severity"] == "info" for a in j["anomalies"] if a["kind"] == "probe-disturbed")' \
+	"probe-disturbed is info"
+
+clock disturbed "0: 3000 1500 3000 1500 3000 1500 3000 1500
+0: 1200 off=0.5"
+kinds disturbed '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" in k and "disagree" in m and "off the CPU" in m and c["disturbed"] == ["before", "after", "closed"]' \
+	"disturbed probes: a note with their figures, no verdict"
+
+# the text table carries no D or L mark for the transient run
+PINBENCH_PROBE_FILE=$T/transient.probe PINBENCH_SYSROOT=tests/sysroot/good \
+	"$PB" bench pipe cpus=0,0 events=none --repeats 2 --duration 0.2 --warmup 0.1 \
+	-o "$T/res" >"$T/text.out" 2>&1
+check "transient: the table row has no D or L" sh -c "! grep -E '^ *(cpus|same-cpu) .* [A-Z!]*[DL][A-Z!]*\$' '$T/text.out'"
+
+# a broken injection file is an error, not a silent real probe
+printf '0: 3000\n0: fast\n' >"$T/bad.probe"
+PINBENCH_PROBE_FILE=$T/bad.probe exits2 "a broken injection file: exit 2, the line named" \
+	"PINBENCH_PROBE_FILE: .*bad.probe line 2" "$PB" bench pipe cpus=0,0 events=none \
+	--repeats 1 --duration 0.1 -o "$T/res"
+PINBENCH_PROBE_FILE=$T/bad.probe exits2 "doctor too" "bad.probe line 2" "$PB" doctor
+
+done_testing
