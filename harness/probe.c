@@ -25,6 +25,7 @@
 #define CHAIN_LEN	1000		/* instructions per loop iteration */
 #define ADD_ITERS	1000		/* 1e6 cycles: ~0.3 ms at 3 GHz */
 #define IMUL_ITERS	334		/* 3 cycles each: ~1e6 cycles */
+#define PROBE_WARMUP_NS	10e6		/* 10 ms of the add chain first */
 
 static double now_ns(void)
 {
@@ -115,7 +116,10 @@ static void *probe_thread(void *v)
 	double t0, c0;
 	int i;
 
-	time_chain(add_chain, ADD_ITERS);	/* warm-up: caches, clock ramp */
+	/* warm-up: caches, and the clock a busy CPU ramps to (as the job's will) */
+	t0 = now_ns();
+	while (now_ns() - t0 < PROBE_WARMUP_NS)
+		time_chain(add_chain, ADD_ITERS);
 	time_chain(imul_chain, IMUL_ITERS);
 	t0 = now_ns();
 	c0 = thread_cpu_ns();

@@ -225,6 +225,25 @@ static int instance_rates(const struct pb_result *r, double *min, double *max)
 	return n;
 }
 
+/* Each counter pass: its events and what it cost against the metric's repeats. */
+static json_t *passes_json(const struct pb_result *r)
+{
+	json_t *v = json_array();
+	char names[512];
+
+	for (int p = 0; r->evl.nr && p < r->evl.nr_passes; p++) {
+		double pr, mr;
+		bool known = !pb_result_pass_rate(r, p, &pr, &mr);
+
+		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
+		json_array_append_new(v, json_pack("{s:i, s:s, s:o, s:o, s:o}", "pass", p,
+			"events", names, "ops_per_s", known ? json_real(pr) : json_null(),
+			"metric_ops_per_s", known ? json_real(mr) : json_null(),
+			"slower", known ? json_real(1 - pr / mr) : json_null()));
+	}
+	return v;
+}
+
 json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 {
 	const struct pb_job *j = r->job;
@@ -255,6 +274,7 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 					    "min_ops_per_s", mn, "max_ops_per_s", mx));
 	}
 	json_object_set_new(o, "derived", derived_json(r, -1, nominal_mhz));
+	json_object_set_new(o, "passes", passes_json(r));
 	json_object_set_new(o, "events", pb_evlist_json(&r->evl));
 	json_object_set_new(o, "other_busy_frac",
 			    r->other_frac >= 0 ? json_real(r->other_frac) : json_null());
@@ -410,6 +430,29 @@ static const struct pb_figure *figure(const struct pb_figures *f, const char *na
 }
 
 /*
+ * Where the per-op figures come from: the counter passes, each with how
+ * much slower it ran than the metric's own repeats (a per-task counter
+ * costs every context switch), so task-clock/op can be read against it.
+ */
+static void print_pass_cost(const struct pb_result *r, FILE *f)
+{
+	char names[512];
+
+	for (int p = 0; p < r->evl.nr_passes; p++) {
+		double pr, mr;
+
+		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
+		if (pb_result_pass_rate(r, p, &pr, &mr))
+			fprintf(f, "  %-13s counter pass %d (%s): the metric's own repeats\n",
+				r->placement, p, names);
+		else
+			fprintf(f, "  %-13s counter pass %d (%s): %.4g ops/s, %.1f %% %s than "
+				"the metric's repeats (%.4g ops/s)\n", r->placement, p, names, pr,
+				100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster", mr);
+	}
+}
+
+/*
  * Per-op counter figures under the table: a row per figure, the total
  * and then each role instance (or CPU) in columns.
  */
@@ -428,6 +471,7 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 	g = calloc(ng ? ng : 1, sizeof(*g));
 	if (!g)
 		return;
+	print_pass_cost(r, f);
 	fprintf(f, "  %-13s %-22s %12s", r->placement, "per op", "total");
 	for (int k = 0; k < ng; k++) {
 		pb_result_figures(r, k, -1, nominal_mhz, &g[k]);

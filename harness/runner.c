@@ -951,6 +951,29 @@ int pb_result_counts(const struct pb_result *r, int g, int rep,
 	return n;
 }
 
+int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
+			double *metric_rate)
+{
+	double po = 0, pt = 0, mo = 0, mt = 0;
+
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (p->in_summary && p->pass < 0) {
+			mo += p->ops;
+			mt += p->elapsed_s;
+		} else if (p->pass == pass) {
+			po += p->ops;
+			pt += p->elapsed_s;
+		}
+	}
+	if (pt <= 0 || mt <= 0 || po <= 0 || mo <= 0)
+		return -1;
+	*pass_rate = po / pt;
+	*metric_rate = mo / mt;
+	return 0;
+}
+
 void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
 		       struct pb_figures *f)
 {

@@ -109,6 +109,13 @@ void pb_result_free(struct pb_result *r);
  */
 int pb_result_counts(const struct pb_result *r, int g, int rep,
 		     struct pb_count *acc, double *ops);
+/*
+ * What a counter pass cost: ops/s over its windows (pass >= 0) and over
+ * the metric's own repeats.  0, or -1 when either is unknown (no such
+ * pass; counting=inline, where the metric's repeats are pass 0 itself).
+ */
+int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
+			double *metric_rate);
 /* Per-op figures of group g (-1: total), as pb_result_counts sums them. */
 void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
 		       struct pb_figures *f);
