@@ -191,7 +191,9 @@ const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
 
 /*
  * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
- * unpinned), best of 3.  0 with *seconds, or -1 with err.
+ * unpinned), best of 3, in the thread's own CPU time (a clock that slowed
+ * shows; time other tasks held the CPU does not).  0 with *seconds, or -1
+ * with err.
  */
 #define PB_OBSERVER_CALLS	200000
 int pb_observer_time(int cpu, double *seconds, char *err, size_t len);

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# False-alarm benchmark for the anomaly marks: RUNS short quiet runs (pipe
+# same-cpu and same-socket, udpping same-socket, a few seconds each), the
+# anomaly marks counted by kind; then RUNS runs with a CPU hog pinned to
+# HOG_CPU (a CPU the same-socket jobs use), counted the same way.  It prints
+# figures; it does not judge.  V (noisy) and cpu-steal are true statements
+# on a noisy host and are counted apart from the marks that claim a cause
+# (D L N O).
+#
+#   RUNS=20 sh tests/peers/false-alarms.sh       (about 15 minutes on 2 CPUs)
+PB=${PINBENCH:-./pinbench}
+RUNS=${RUNS:-20}
+HOG_CPU=${HOG_CPU:-1}
+OUT=${TMPDIR:-/tmp}/pinbench-false-alarms.$$
+mkdir -p "$OUT" || exit 2
+trap 'kill $hog 2>/dev/null; rm -rf "$OUT"' EXIT
+trap 'exit 1' HUP INT TERM
+cat >"$OUT/job.ini" <<'INI'
+[global]
+repeats=3
+warmup=0.3
+duration=1
+
+[pipe]
+bench=pipe
+placement=same-cpu,same-socket
+
+[udpping]
+bench=udpping
+duration=0.5
+placement=same-socket
+INI
+
+series() {	# NAME: RUNS runs into $OUT/NAME-*.json
+	i=1
+	while [ "$i" -le "$RUNS" ]; do
+		$PB run "$OUT/job.ini" -q --format json -o "$OUT/res" \
+			>"$OUT/$1-$i.json" 2>"$OUT/$1-$i.err" ||
+			echo "# $1 run $i exited $? (see its JSON)" >&2
+		i=$((i + 1))
+	done
+}
+
+series quiet
+taskset -c "$HOG_CPU" sh -c 'while :; do :; done' &
+hog=$!
+series hog
+kill $hog 2>/dev/null
+hog=
+
+python3 - "$OUT" "$RUNS" "$HOG_CPU" <<'PY'
+import glob, json, sys
+from collections import Counter
+out, runs, hog_cpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+MARK = {"counter-multiplexed": "M", "frequency-drift": "D", "frequency-low": "L",
+        "counter-clock-mismatch": "C", "observer-effect": "O", "noisy-neighbor": "N",
+        "noisy": "V", "migration": "G", "throttling": "T", "lost": "X"}
+CLAIMS = "DLNO"
+for name in ("quiet", "hog"):
+    rows = Counter()          # (job/placement, mark) -> rows with it
+    runs_with = Counter()     # mark -> runs with it anywhere
+    info = Counter()
+    cells = Counter()
+    hog_rows = hog_n = claimed = 0
+    files = sorted(glob.glob("%s/%s-*.json" % (out, name)))
+    for f in files:
+        try:
+            d = json.load(open(f))
+        except ValueError:
+            continue
+        seen = set()
+        for a in d.get("anomalies", []):
+            if a["severity"] != "info":
+                m = MARK.get(a["kind"], "!" + a["kind"])
+                rows[("run", m)] += 1
+                cells["run"] += 0
+                seen.add(m[0])
+        for j in d["jobs"]:
+            cell = "%s/%s" % (j["name"], j["placement"])
+            cells[cell] += 1
+            uses_hog = any(c["planned"] == hog_cpu for c in j["cpus"])
+            got_n = False
+            for a in j["anomalies"]:
+                if a["severity"] == "info":
+                    info[a["kind"]] += 1
+                    continue
+                m = MARK.get(a["kind"], "!" + a["kind"])
+                rows[(cell, m)] += 1
+                seen.add(m[0])
+                got_n |= m == "N"
+            if uses_hog:
+                hog_rows += 1
+                hog_n += got_n
+        for m in seen:
+            runs_with[m] += 1
+        claimed += bool(seen & set(CLAIMS))
+    cells["run"] = len(files)
+    print("%s: %d runs, %d rows" % (name, len(files), sum(cells.values()) - len(files)))
+    print("  runs with D, L, N or O anywhere: %d of %d" % (claimed, len(files)))
+    for m in sorted(runs_with):
+        print("  runs with %-3s %3d of %d" % (m, runs_with[m], len(files)))
+    for (cell, m), n in sorted(rows.items()):
+        print("  %-22s %-3s %3d of %d rows" % (cell, m, n, cells[cell]))
+    for k, n in sorted(info.items()):
+        print("  info %-18s %3d notes" % (k, n))
+    if name == "hog":
+        print("  rows on cpu%d flagged N: %d of %d" % (hog_cpu, hog_n, hog_rows))
+PY
