@@ -159,11 +159,13 @@ static void check_stability(const struct cpu_probes *cp, int n, struct pb_check 
 {
 	const struct cpu_probes *worst = NULL;
 	double agree = 0;
-	int i;
+	int i, nd = 0, np = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!cp[i].ok)
 			continue;
+		np += 2;
+		nd += cp[i].p[0].disturbed + cp[i].p[1].disturbed;
 		if (!worst || pair_spread(&cp[i]) > pair_spread(worst))
 			worst = &cp[i];
 		agree = fmax(agree, fmax(cp[i].p[0].spread, cp[i].p[1].spread));
@@ -174,11 +176,12 @@ static void check_stability(const struct cpu_probes *cp, int n, struct pb_check 
 		return;
 	}
 	add_check(c, nc, "probe-stability",
-		  pair_spread(worst) > PROBE_AGREE ? PB_CHECK_WARN : PB_CHECK_OK,
+		  pair_spread(worst) > PROBE_AGREE || nd ? PB_CHECK_WARN : PB_CHECK_OK,
 		  "quiet the machine (other load, governor) and run doctor again",
 		  "two probes per CPU agree within %.1f %% (worst cpu%d: %.0f vs %.0f MHz); "
-		  "add vs imul chains within %.1f %%", 100 * pair_spread(worst), worst->cpu,
-		  worst->p[0].mhz, worst->p[1].mhz, 100 * agree);
+		  "add vs imul chains within %.1f %%; %d of %d probes disturbed",
+		  100 * pair_spread(worst), worst->cpu, worst->p[0].mhz, worst->p[1].mhz,
+		  100 * agree, nd, np);
 }
 
 static void check_vs_nominal(const struct cpu_probes *cp, int n, const struct pb_nominal *nom,
