@@ -22,6 +22,7 @@
 #include "anomaly.h"
 #include "cmds.h"
 #include "compare.h"
+#include "util.h"
 #include "stats.h"
 
 #define RESULT_SCHEMA	"pinbench-result/1"
@@ -458,6 +459,32 @@ static const char *group_key(json_t *root, enum pb_cmp_group by)
 	return jstr(root, "label", jstr(host, "kernel", "unknown"));
 }
 
+/*
+ * Every string of a result file, made safe to print (util.h): labels, job
+ * names, host names and messages travel between machines and come from
+ * the network, and reach terminals, Markdown and gnuplot.
+ */
+static void clean_strings(json_t *v)
+{
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_string(v)) {
+		char *s = strdup(json_string_value(v));
+
+		if (s && pb_str_clean(s))
+			json_string_set(v, s);
+		free(s);
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, key, x)
+			clean_strings(x);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			clean_strings(x);
+	}
+}
+
 /* Returns 0, 1 when skipped (another schema, in a folder), -1 on an error. */
 static int load_file(struct pb_cmp *c, const char *path, bool named, int *tcap,
 		     char *err, size_t len)
@@ -468,6 +495,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool named, int *tcap,
 	int group, rc = 0;
 	size_t i;
 
+	clean_strings(root);
 	if (!root) {
 		snprintf(err, len, "%s: cannot read: %s (line %d)", path, je.text, je.line);
 		return -1;

@@ -22,6 +22,7 @@
 
 #include "cmds.h"
 #include "compare.h"
+#include "util.h"
 
 #define NIGHTLY_MAX_ARGS	64
 
@@ -172,6 +173,7 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 		return -1;
 	}
 	snprintf(label, llen, "%s", l);
+	pb_str_clean(label);
 	snprintf(config, clen, "%s", cf ? base_of(cf) : "");
 	json_decref(root);
 	return 0;

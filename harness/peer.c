@@ -120,6 +120,9 @@ static int ready(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
 		 (v = pb_msg_get(m, "kernel")) ? v : "");
 	snprintf(p->info.cpu_model, sizeof(p->info.cpu_model), "%s",
 		 (v = pb_msg_get(m, "cpu_model")) ? v : "");
+	pb_str_clean(p->info.hostname);		/* the proto allows printable ASCII; and */
+	pb_str_clean(p->info.kernel);		/* a result file is printed anywhere */
+	pb_str_clean(p->info.cpu_model);
 	p->info.cpu = cpu;
 	return 0;
 }

@@ -37,12 +37,36 @@ struct plotter {
 	int			panels;
 };
 
-/* gnuplot double-quoted string contents: no quotes or backslashes. */
+/*
+ * A string from result data as a gnuplot string literal.  gnuplot runs
+ * backquoted text as a shell command inside double quotes, never inside
+ * single quotes, where the only special character is the quote itself
+ * (doubled).  A control character (a newline would end the command) is
+ * dropped for '?'.
+ */
 static void gp_str(FILE *f, const char *s)
 {
+	fputc('\'', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '\'')
+			fputs("''", f);
+		else
+			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
+	}
+	fputc('\'', f);
+}
+
+/* A string as a column header of the .dat: double quotes, none inside. */
+static void dat_str(FILE *f, const char *s)
+{
 	fputc('"', f);
-	for (; *s; s++)
-		fputc(*s == '"' ? '\'' : *s == '\\' ? '/' : *s, f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		fputc(ch == '"' ? '\'' : ch == '\\' ? '/' : ch < 0x20 || ch == 0x7f ? '?' : ch, f);
+	}
 	fputc('"', f);
 }
 
@@ -51,7 +75,7 @@ static void block_head(struct plotter *p, const char *series, const char *extra)
 	if (p->index)
 		fputs("\n\n", p->dat);
 	fputs("\"x\" ", p->dat);
-	gp_str(p->dat, series);
+	dat_str(p->dat, series);
 	fprintf(p->dat, "%s\n", extra);
 	p->index++;
 }

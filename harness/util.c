@@ -25,3 +25,18 @@ int pb_errf(char *err, size_t len, int e, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+bool pb_str_clean(char *s)
+{
+	bool changed = false;
+
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c < 0x20 || c == 0x7f) {
+			*s = '?';
+			changed = true;
+		}
+	}
+	return changed;
+}

@@ -15,4 +15,12 @@ int pb_errf(char *err, size_t len, int e, const char *fmt, ...)
 int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
+/*
+ * Make a string from a result file or the network safe to print: every
+ * control character (ESC, CR, NL, ...; DEL too) becomes '?', in place.
+ * Returns true when anything changed.
+ */
+#include <stdbool.h>
+bool pb_str_clean(char *s);
+
 #endif
