@@ -5,11 +5,27 @@ VERSION	:= 0.1.0
 PREFIX	?= /usr/local
 CC	?= gcc
 PKGS	:= hwloc jansson
+# CFLAGS is the user's (optimisation, debugging, sanitizers); the project's
+# own flags are in PB_CFLAGS and always apply, even on the command line.
 CFLAGS	?= -O2 -g
-CFLAGS	+= -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+ifeq ($(SANITIZE),1)
+CFLAGS	+= -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+PB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+override CFLAGS += $(PB_CFLAGS)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lpthread -lm
+
+# Objects rebuild when the flags change (make check SANITIZE=1, then make check).
+FLAGS_STAMP := .build-flags
+FLAGS_NOW := $(CC) $(CFLAGS) $(LDFLAGS)
+ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_NOW))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+%.o: %.c $(FLAGS_STAMP)
+	$(CC) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 LIB_SRC	:= $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard benches/*.c)
 LIB_OBJ	:= $(LIB_SRC:.c=.o)
@@ -54,7 +70,7 @@ install: pinbench
 
 clean:
 	rm -f pinbench libpinbench.a $(TESTS) harness/*.o benches/*.o tests/*.o \
-	      harness/*.d benches/*.d tests/*.d
+	      harness/*.d benches/*.d tests/*.d $(FLAGS_STAMP)
 
 .PHONY: all deps check demo bench-peers install clean tests
 .SECONDARY:

@@ -1109,7 +1109,7 @@ static void build_grid(const struct rctx *r, const struct pb_table *t, struct gr
 {
 	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
 	int i, ntests = 0, prec = table_prec(t, 0), aprec = table_prec(t, 2);
-	char head[16];
+	char head[24];
 
 	for (i = 0; i < t->nr_cells; i++)
 		ntests = t->cells[i].n > ntests ? t->cells[i].n : ntests;

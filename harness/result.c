@@ -554,7 +554,7 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	print_header(&run->results[from], f);
 	fprintf(f, "%-13s %-*s", "Placement", width, "CPUs");
 	for (int i = 0; i < reps; i++) {
-		char h[16];
+		char h[24];
 
 		snprintf(h, sizeof(h), "Test %d", i + 1);
 		fprintf(f, " %9s", h);
