@@ -148,10 +148,10 @@ C0=${ALLOWED%% *}
 # shellcheck disable=SC2086
 C1=$(echo $ALLOWED | awk '{ print (NF > 1 ? $2 : $1) }')
 
-# may_count: may this user count kernel-side software events the way
-# pinbench opens them (kernel and user)?  root, CAP_PERFMON or
-# CAP_SYS_ADMIN, or perf_event_paranoid <= 1.  Else 1, the reason in
-# COUNT_WHY.
+# may_count [cpu]: may this user count kernel-side software events the way
+# pinbench opens them (kernel and user), per task (or per CPU, counters=cpu)?
+# root, CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid <= 1 (<= 0 per
+# CPU).  Else 1, the reason in COUNT_WHY.
 may_count() {
 	[ "$(id -u)" = 0 ] && return 0
 	_cap=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status 2>/dev/null)
@@ -159,8 +159,10 @@ may_count() {
 		return 0
 	fi
 	_par=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
-	[ -n "$_par" ] && [ "$_par" -le 1 ] && return 0
-	COUNT_WHY="perf_event_paranoid=${_par:-?}: a user without root or CAP_PERFMON may not count kernel events"
+	_max=1
+	[ "${1:-}" = cpu ] && _max=0
+	[ -n "$_par" ] && [ "$_par" -le $_max ] && return 0
+	COUNT_WHY="perf_event_paranoid=${_par:-?}: a user without root or CAP_PERFMON may not count kernel events${1:+ per CPU}"
 	return 1
 }
 
