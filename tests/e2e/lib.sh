@@ -125,6 +125,24 @@ net_run_check() {
 	done
 	ok "$_rc" "$_what" "$T/why"
 }
+# net_run_check_cpus NEED BENCH WHAT MODE ARGS...: net_run_check when this
+# process may use NEED CPUs; with fewer, every job of the run must be
+# skipped with a reason (one check), and what could not run is a skip.
+net_run_check_cpus() {
+	_need=$1
+	shift
+	if [ "$NCPU" -ge "$_need" ]; then
+		net_run_check "$@"
+		return
+	fi
+	_bench=$1
+	_what=$2
+	shift 3
+	net_run "$_bench" "$@"
+	net_check "$_bench" skipped
+	ok $? "$_what: skipped with a reason ($NCPU CPU allowed)" "$T/why"
+	skip "$_what: needs $_need CPUs, $NCPU allowed"
+}
 # net_busy_poll BENCH: busy_poll=50 runs, or the job fails saying plainly
 # that the kernel refused.
 net_busy_poll() {
