@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "skip.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,7 +525,7 @@ static void test_plot(void **state)
 
 	(void)state;
 	if (!have_gnuplot()) {
-		skip();
+		skip_why("gnuplot is not installed (tests/deps.sh installs gnuplot-nox)");
 		return;
 	}
 	path_in(dir, sizeof(dir), "pl");

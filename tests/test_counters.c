@@ -4,7 +4,10 @@
  * libpfm4), passes against forced PMU models (skl, a 4-counter AMD),
  * groups and reads through a fake kernel (recorded read() buffers),
  * honest scaling and its anomalies, JSON, derived figures, and the real
- * kernel: software events and tracepoints counting, cycles refused.
+ * kernel: software events and tracepoints counting, cycles refused where
+ * it has no PMU and counted where it has one.  A real-kernel test this
+ * process may not run (perf_event_paranoid, no tracefs and not root) is a
+ * skip that says why.
  *
  * Forced PMU models need their own process (libpfm4 initialises once):
  * those groups run in forked children.
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "skip.h"
 
 #include "counters.h"
 #include "anomaly.h"
@@ -30,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -321,6 +326,43 @@ static void test_tracepoint_without_tracefs(void **state)
 	sysroot_drop();
 }
 
+/*
+ * With a (fake) kernel that accepts cycles, the default set has hardware
+ * events when libpfm4 knows this CPU's core PMU; when it does not, none,
+ * and the reason says so.  (The forced models check both without this
+ * CPU: the default set itself needs libpfm4's generic PMU, which a forced
+ * model turns off.)
+ */
+static void test_default_set_with_pmu(void **state)
+{
+	struct pb_pmu_desc d;
+	struct pb_evlist l;
+	int i;
+
+	(void)state;
+	sysroot_make(0, 2);
+	put_file("/proc/cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+		 "flags\t\t: fpu tsc\n");
+	pb_core_pmu(&d);
+	build_ok(&l, NULL);
+	if (!d.known) {
+		assert_false(d.usable);
+		assert_int_equal(ev_index(&l, "cycles"), -1);
+		assert_non_null(strstr(d.why, "unknown CPU model: libpfm4 has no core PMU for "
+				       "GenuineIntel family 6 model 85"));
+		return;
+	}
+	assert_true(d.usable);
+	assert_true(ev_index(&l, "cycles") > 0);
+	assert_true(ev_index(&l, "instructions") > 0);
+	assert_true(ev_index(&l, "cache-misses") > 0);
+	assert_true(ev_index(&l, "branch-misses") > 0);
+	assert_int_equal(ev_index(&l, "ref-cycles") > 0, d.fixed > 0);
+	for (i = 0; i < l.nr; i++)
+		assert_true(l.ev[i].hw || l.ev[i].pass == 0);
+	assert_true(l.ev[ev_index(&l, "cycles")].hw);
+}
+
 static void test_default_set_here(void **state)
 {
 	struct pb_pmu_desc d;
@@ -341,30 +383,55 @@ static void test_default_set_here(void **state)
 	}
 }
 
-/* With a (fake) kernel that accepts cycles, the default set has hardware events. */
-static void test_default_set_with_pmu(void **state)
-{
-	struct pb_pmu_desc d;
-	struct pb_evlist l;
-	int i;
+/* ---- the real kernel ---- */
 
-	(void)state;
-	pb_core_pmu(&d);
-	if (!d.known)
-		skip();		/* libpfm4 knows no core PMU for this CPU */
-	assert_true(d.usable);
-	build_ok(&l, NULL);
-	assert_true(ev_index(&l, "cycles") > 0);
-	assert_true(ev_index(&l, "instructions") > 0);
-	assert_true(ev_index(&l, "cache-misses") > 0);
-	assert_true(ev_index(&l, "branch-misses") > 0);
-	assert_int_equal(ev_index(&l, "ref-cycles") > 0, d.fixed > 0);
-	for (i = 0; i < l.nr; i++)
-		assert_true(l.ev[i].hw || l.ev[i].pass == 0);
-	assert_true(l.ev[ev_index(&l, "cycles")].hw);
+/*
+ * May this process count kernel-side software events on itself, as
+ * pinbench opens them (kernel and user)?  0, or the errno with the reason
+ * in why.  perf_event_paranoid >= 2 forbids it to an unprivileged user.
+ */
+static int counting_refused(char *why, size_t len)
+{
+	struct perf_event_attr a;
+	char level[16] = "?";
+	long fd;
+	FILE *f;
+	int e;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	a.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close((int)fd);
+		return 0;
+	}
+	e = errno;
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (fscanf(f, "%15s", level) != 1)
+			snprintf(level, sizeof(level), "?");
+		fclose(f);
+	}
+	snprintf(why, len, "the kernel refuses to count this process' context switches "
+		 "(%s, perf_event_paranoid=%s): needs root, CAP_PERFMON or "
+		 "perf_event_paranoid <= 1", strerrorname_np(e) ? strerrorname_np(e) : "?",
+		 level);
+	return e;
 }
 
-/* ---- the real kernel ---- */
+/* In a test on the real kernel: skip, saying why, when it may not count. */
+#define NEED_COUNTING()						\
+	do {							\
+		char why_[256];					\
+								\
+		if (counting_refused(why_, sizeof(why_))) {	\
+			skip_why("%s", why_);			\
+			return;					\
+		}						\
+	} while (0)
 
 static void do_some_work(void)
 {
@@ -389,6 +456,7 @@ static void test_real_self(void **state)
 	int tc, cs, pf;
 
 	(void)state;
+	NEED_COUNTING();
 	build_ok(&l, NULL);
 	g = pb_group_open(&l, 0, 0, -1, true, err, sizeof(err));
 	assert_non_null(g);
@@ -419,6 +487,7 @@ static void test_real_child(void **state)
 	pid_t pid;
 
 	(void)state;
+	NEED_COUNTING();
 	build_ok(&l, "task-clock,context-switches,cpu-migrations,page-faults");
 	assert_int_equal(pipe(to), 0);
 	assert_int_equal(pipe(from), 0);
@@ -495,15 +564,64 @@ static void check_no_pmu(bool fake)
 	assert_non_null(figure(&f, "task-clock/op"));
 }
 
-static void test_real_cycles_not_supported(void **state)
+/* A PMU here: cycles and instructions count, with the software events. */
+static void check_pmu_counts(void)
 {
-	struct pb_pmu_desc d;
+	struct pb_count a[PB_MAX_EVENTS], b[PB_MAX_EVENTS], d[PB_MAX_EVENTS];
+	struct pb_evlist l;
+	struct pb_group *g;
+	char err[256];
+	int cyc, ins;
+
+	build_ok(&l, "task-clock,context-switches,cycles,instructions");
+	cyc = ev_index(&l, "cycles");
+	ins = ev_index(&l, "instructions");
+	g = pb_group_open(&l, 0, 0, -1, true, err, sizeof(err));
+	assert_non_null(g);
+	assert_int_equal(l.ev[cyc].status, 0);
+	assert_true(l.ev[cyc].hw);
+	assert_int_equal(pb_group_read(g, a), 0);
+	do_some_work();
+	assert_int_equal(pb_group_read(g, b), 0);
+	pb_group_close(g);
+	pb_count_delta(a, b, d, l.nr);
+	assert_int_equal(d[0].status, PB_CNT_OK);
+	assert_int_equal(d[cyc].status, PB_CNT_OK);
+	assert_true(d[cyc].value > 0);
+	if (l.ev[ins].pass == l.ev[cyc].pass)
+		assert_true(d[ins].value > 0);
+}
+
+/*
+ * What the real kernel says to cycles on this process: "no PMU" (ENOENT)
+ * where it has none, counts where it has one; both are checked, whichever
+ * this machine is (the fake-kernel test covers "no PMU" everywhere).
+ */
+static void test_real_cycles(void **state)
+{
+	struct perf_event_attr a;
+	long fd;
+	int e;
 
 	(void)state;
-	pb_core_pmu(&d);
-	if (d.usable)
-		skip();		/* this machine has a PMU: see the fake-kernel test */
-	check_no_pmu(false);
+	NEED_COUNTING();
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.disabled = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	e = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close((int)fd);
+	if (e == ENOENT) {
+		check_no_pmu(false);
+	} else if (!e) {
+		check_pmu_counts();
+	} else {
+		skip_why("the kernel refuses cycles with %s, neither \"no PMU\" (ENOENT) "
+			 "nor counting", strerrorname_np(e) ? strerrorname_np(e) : "?");
+	}
 }
 
 static void test_fake_cycles_not_supported(void **state)
@@ -587,19 +705,40 @@ static int tracepoint_counts(void)
 	return 0;
 }
 
-static int tracepoint_child(void)
+/*
+ * Count tracepoints on the real tracefs when it is readable here, else on
+ * one mounted in a private mount namespace (root only).  77 with the
+ * reason in why[256] when neither is possible.
+ */
+static int tracepoint_child(char *why)
 {
-	char root[64] = "/tmp/pbtp.XXXXXX", tr[128];
+	char root[64] = "/tmp/pbtp.XXXXXX", tr[128], buf[512];
+	const char *step = "unshare(CLONE_NEWNS)";
 	cpu_set_t one;
-	int ret;
+	int ret, e;
 
 	CPU_ZERO(&one);
 	CPU_SET(sched_getcpu(), &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return 18;	/* the woken child inherits it: a local wakeup */
-	if (unshare(CLONE_NEWNS) || mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) ||
-	    !mkdtemp(root))
+	unsetenv("PINBENCH_SYSROOT");
+	if (pb_tracefs_events(buf, sizeof(buf)))
+		return tracepoint_counts();
+	if (!unshare(CLONE_NEWNS)) {
+		step = "making / private";
+		if (!mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL)) {
+			step = "mkdtemp";
+			if (mkdtemp(root))
+				step = NULL;
+		}
+	}
+	if (step) {
+		e = errno;
+		snprintf(why, 256, "tracefs is not readable here and cannot be mounted "
+			 "privately: %s: %s%s", step, strerrorname_np(e) ? strerrorname_np(e) : "?",
+			 e == EPERM ? " (needs root)" : "");
 		return 77;
+	}
 	snprintf(tr, sizeof(tr), "%s/sys", root);
 	mkdir(tr, 0755);
 	snprintf(tr, sizeof(tr), "%s/sys/kernel", root);
@@ -607,6 +746,9 @@ static int tracepoint_child(void)
 	snprintf(tr, sizeof(tr), "%s/sys/kernel/tracing", root);
 	mkdir(tr, 0755);
 	if (mount("nodev", tr, "tracefs", 0, NULL)) {
+		e = errno;
+		snprintf(why, 256, "tracefs is not readable here and cannot be mounted: %s",
+			 strerrorname_np(e) ? strerrorname_np(e) : "?");
 		ret = 77;
 	} else {
 		setenv("PINBENCH_SYSROOT", root, 1);
@@ -624,21 +766,30 @@ static int tracepoint_child(void)
 
 static void test_real_tracepoints(void **state)
 {
+	char why[256];
+	char *shared;
 	int st = 0;
 	pid_t pid;
 
 	(void)state;
-	if (geteuid())
-		skip();
+	NEED_COUNTING();
+	shared = mmap(NULL, sizeof(why), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		      -1, 0);
+	assert_true(shared != MAP_FAILED);
+	shared[0] = '\0';
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (!pid)
-		_exit(tracepoint_child());
+		_exit(tracepoint_child(shared));
 	assert_int_equal(waitpid(pid, &st, 0), pid);
+	snprintf(why, sizeof(why), "%s", shared);
+	munmap(shared, sizeof(why));
 	assert_true(WIFEXITED(st));
-	if (WEXITSTATUS(st) == 77)
-		skip();		/* cannot mount tracefs here */
+	if (WEXITSTATUS(st) == 77) {
+		skip_why("%s", why);
+		return;
+	}
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
@@ -1227,12 +1378,36 @@ static void test_amd_passes(void **state)
 	assert_false(l.ev[1].fixed);		/* no fixed counters on AMD */
 }
 
+/* A kernel that accepts cycles (fake) or has no PMU: usable, or why not. */
+static void test_skl_usable(void **state)
+{
+	struct pb_pmu_desc d;
+
+	(void)state;
+	sysroot_make(0, 2);
+	assert_true(pb_core_pmu(&d));
+	assert_true(d.known && d.usable);
+	assert_string_equal(d.why, "");
+	fk_policy = policy_no_pmu;
+	assert_false(pb_core_pmu(&d));
+	assert_true(d.known);
+	assert_string_equal(d.why, "virtualised: the hypervisor exposes no PMU (libpfm4 sees skl)");
+	put_file("/proc/cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+		 "flags\t\t: fpu tsc\n");
+	assert_false(pb_core_pmu(&d));
+	assert_string_equal(d.why, "the kernel has no PMU driver for skl (ENOENT)");
+	fk_policy = policy_eacces;	/* paranoid: counting user space still works */
+	assert_true(pb_core_pmu(&d));
+	sysroot_drop();
+}
+
 static int run_skl(void)
 {
 	const struct CMUnitTest t[] = {
 		cmocka_unit_test_teardown(test_skl_desc, restore),
 		cmocka_unit_test_teardown(test_skl_encoding, restore),
 		cmocka_unit_test_teardown(test_skl_passes, restore),
+		cmocka_unit_test_setup_teardown(test_skl_usable, fake_setup, restore),
 	};
 
 	return cmocka_run_group_tests_name("counters, forced skl", t, NULL, NULL);
@@ -1282,7 +1457,7 @@ int main(void)
 		FAKE(test_default_set_with_pmu),
 		REAL(test_real_self),
 		REAL(test_real_child),
-		REAL(test_real_cycles_not_supported),
+		REAL(test_real_cycles),
 		FAKE(test_fake_cycles_not_supported),
 		REAL(test_real_tracepoints),
 		FAKE(test_group_layout),

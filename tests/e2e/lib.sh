@@ -125,6 +125,24 @@ net_run_check() {
 	done
 	ok "$_rc" "$_what" "$T/why"
 }
+# net_run_check_cpus NEED BENCH WHAT MODE ARGS...: net_run_check when this
+# process may use NEED CPUs; with fewer, every job of the run must be
+# skipped with a reason (one check), and what could not run is a skip.
+net_run_check_cpus() {
+	_need=$1
+	shift
+	if [ "$NCPU" -ge "$_need" ]; then
+		net_run_check "$@"
+		return
+	fi
+	_bench=$1
+	_what=$2
+	shift 3
+	net_run "$_bench" "$@"
+	net_check "$_bench" skipped
+	ok $? "$_what: skipped with a reason ($NCPU CPU allowed)" "$T/why"
+	skip "$_what: needs $_need CPUs, $NCPU allowed"
+}
 # net_busy_poll BENCH: busy_poll=50 runs, or the job fails saying plainly
 # that the kernel refused.
 net_busy_poll() {
@@ -135,6 +153,52 @@ net_busy_poll() {
 		grep -q "SO_BUSY_POLL=50 refused by the kernel" "$T/json" "$T/why"
 		ok $? "$1 busy_poll=50 refused with a plain message" "$T/why"
 	fi
+}
+
+# ---- what this machine lets a test use ----
+# The CPUs this process may run on (taskset, cpusets), as pinbench sees
+# them: NCPU of them, C0 the first, C1 the second (C0 again when there is
+# only one).  A test never assumes CPU 0 or CPU 1.
+ALLOWED=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))')
+# shellcheck disable=SC2086
+NCPU=$(echo $ALLOWED | wc -w)
+C0=${ALLOWED%% *}
+# shellcheck disable=SC2086
+C1=$(echo $ALLOWED | awk '{ print (NF > 1 ? $2 : $1) }')
+
+# may_count [cpu]: may this user count kernel-side software events the way
+# pinbench opens them (kernel and user), per task (or per CPU, counters=cpu)?
+# root, CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid <= 1 (<= 0 per
+# CPU).  Else 1, the reason in COUNT_WHY.
+may_count() {
+	[ "$(id -u)" = 0 ] && return 0
+	_cap=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+	if [ -n "$_cap" ] && [ $(((0x$_cap >> 38 | 0x$_cap >> 21) & 1)) = 1 ]; then
+		return 0
+	fi
+	_par=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null)
+	_max=1
+	[ "${1:-}" = cpu ] && _max=0
+	[ -n "$_par" ] && [ "$_par" -le $_max ] && return 0
+	COUNT_WHY="perf_event_paranoid=${_par:-?}: a user without root or CAP_PERFMON may not count kernel events${1:+ per CPU}"
+	return 1
+}
+
+# ipv6_ok: does the loopback take IPv6 (a TCP listener and a UDP socket on
+# ::1)?  Else 1, the reason in IPV6_WHY.
+ipv6_ok() {
+	IPV6_WHY=$(python3 - 2>&1 <<'PY'
+import socket
+for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+    s = socket.socket(socket.AF_INET6, kind)
+    s.bind(("::1", 0))
+    if kind == socket.SOCK_STREAM:
+        s.listen(1)
+    s.close()
+PY
+) && return 0
+	IPV6_WHY="no IPv6 on loopback (::1): $(echo "$IPV6_WHY" | tail -n 1)"
+	return 1
 }
 
 done_testing() {

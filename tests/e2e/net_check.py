@@ -5,7 +5,9 @@ net_check.py BENCH JSON [MODE]: every job ok or skipped (with a reason), at
 least one ok; MODE ok (the default): per repeat ops > 0, value > 0 (udpping:
 rtt = elapsed/ops; rr: trans/s = ops/elapsed, every stream busy),
 percentiles ordered, planned CPU == seen CPU, stale <= lost; lost: the same
-and lost > 0 somewhere; ends: only the status.  Prints what is wrong, exits 1.
+and lost > 0 somewhere; ends: only the status; skipped: every job skipped
+with a reason, none ran (a job this machine cannot place, e.g. 2 streams on
+one CPU).  Prints what is wrong, exits 1.
 """
 import json
 import sys
@@ -88,6 +90,9 @@ def main():
     oks, full, lost, bad = 0, 0, 0, []
     for j in d["jobs"]:
         where = "%s/%s" % (j["name"], j["placement"])
+        if mode == "skipped" and j["status"] != "skipped":
+            bad.append("%s: %s, not skipped" % (where, j["status"]))
+            continue
         if j["status"] == "skipped":
             if not j["reason"]:
                 bad.append(where + ": skipped without a reason")
@@ -101,9 +106,12 @@ def main():
         f, nlost = check_job(b, j, where, bad)
         full += f
         lost += nlost
-    if not oks:
+    if mode == "skipped":
+        if not d["jobs"]:
+            bad.append("no job at all")
+    elif not oks:
         bad.append("no job ran")
-    if mode != "ends" and not full:
+    if mode not in ("ends", "skipped") and not full:
         bad.append("no job with round trips in every repeat")
     if mode == "lost" and lost <= 0:
         bad.append("lost datagrams not counted")

@@ -10,6 +10,8 @@
 # TEST-NET-1, inside the namespaces only), removed at the end even on failure.
 . "$(dirname "$0")/lib.sh"
 FR="python3 tests/e2e/server_frames.py"
+PB_FRAMES_CPU=$C0	# a CPU the loopback server offers (--cpus $C0)
+export PB_FRAMES_CPU
 SHORT="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none --set timeout=3 -q --format json"
 NS_A=pbA$$
 NS_B=pbB$$
@@ -23,12 +25,15 @@ on_exit() {	# lib.sh: before $T goes
 	fi
 }
 
-# port_of LOG: the port a server says it listens on, waiting up to 2 s
+# port_of LOG: the port a server says it listens on, waiting up to 10 s
+# (a loaded machine can be slow to start it)
 port_of() {
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		_port=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$1")
+	_i=0
+	while [ $_i -lt 100 ]; do
+		_port=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$1" 2>/dev/null)
 		[ -n "$_port" ] && break
 		sleep 0.1
+		_i=$((_i + 1))
 	done
 	echo "$_port"
 }
@@ -66,49 +71,49 @@ ok $([ $? = 2 ] && grep -q "peer" "$T/err"; echo $?) "peer= with a bad port: exi
 "$PB" bench udpping peer_cpu=1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
 ok $([ $? = 2 ] && grep -q "peer_cpu needs peer" "$T/err"; echo $?) \
 	"peer_cpu without peer: exit 2"
-"$PB" bench rr streams=2 cpus=0,0,0,0 peer=127.0.0.1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
+"$PB" bench rr streams=2 cpus=$C0,$C0,$C0,$C0 peer=127.0.0.1 $SHORT -o "$T/o" >/dev/null 2>"$T/err"
 ok $([ $? = 2 ] && grep -q "one per client" "$T/err"; echo $?) \
 	"peer= with cpus= of both roles: exit 2 (one CPU per client)"
-"$PB" bench udpping cpus=0 --peer 127.0.0.1:1 $SHORT -o "$T/o" >"$T/j" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 --peer 127.0.0.1:1 $SHORT -o "$T/o" >"$T/j" 2>"$T/err"
 ok $([ $? = 1 ] && pyjson "$T/j" "d['jobs'][0]['status'] == 'failed' and \
 	'connect' in d['jobs'][0]['reason']"; echo $?) \
 	"--peer with nobody listening: job failed, reason says connect"
 
 # ------------------------------------------------ loopback sessions
-start_server "$T/srv.log" --session-timeout 4 --max-sessions 2 --cpus 0
+start_server "$T/srv.log" --session-timeout 4 --max-sessions 2 --cpus $C0
 ok $([ -n "$PORT" ]; echo $?) "server starts on 127.0.0.1 and logs its port"
 P="peer=127.0.0.1:$PORT"
 
-"$PB" bench udpping cpus=0 $P peer_cpu=0 $SHORT -o "$T/o" >"$T/u.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/u.json" 2>"$T/err"
 ok $? "udpping across the control protocol: exit 0"
 check "udpping JSON: ok, one client task, rtt > 0, peer recorded" pyjson "$T/u.json" \
 	"d['jobs'][0]['status'] == 'ok' and len(d['jobs'][0]['cpus']) == 1 and \
 	 d['jobs'][0]['cpus'][0]['role'] == 'client' and d['jobs'][0]['summary']['mean'] > 0 \
 	 and d['jobs'][0]['peer']['address'] == '127.0.0.1:$PORT' and \
-	 d['jobs'][0]['peer']['cpu'] == 0 and d['jobs'][0]['peer']['kernel'] and \
+	 d['jobs'][0]['peer']['cpu'] == $C0 and d['jobs'][0]['peer']['kernel'] and \
 	 d['jobs'][0]['peer']['hostname'] and d['jobs'][0]['peer']['cpu_model'] and \
 	 d['jobs'][0]['peer']['ops'] >= sum(r['ops'] for r in d['jobs'][0]['repeats'])"
 "$PB" compare --group-by peer --format json "$T/u.json" >"$T/gp.json" 2>"$T/err"
 check "compare --group-by peer: rows are the peer's host" pyjson "$T/gp.json" \
 	"d['group_by'] == 'peer' and d['results'][0]['label'] == '$(hostname)'"
-"$PB" bench rr streams=2 cpus=0,0 $P $SHORT -o "$T/o" >"$T/r.json" 2>"$T/err"
+"$PB" bench rr streams=2 cpus=$C0,$C0 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/r.json" 2>"$T/err"
 check "rr tcp, 2 streams, across the protocol: ok, trans/s > 0" pyjson "$T/r.json" \
 	"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0 and \
 	 len(d['jobs'][0]['cpus']) == 2"
-"$PB" bench rr proto=udp cpus=0 $P $SHORT -o "$T/o" >"$T/r2.json" 2>"$T/err"
+"$PB" bench rr proto=udp cpus=$C0 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/r2.json" 2>"$T/err"
 check "rr udp across the protocol: ok" pyjson "$T/r2.json" \
 	"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0"
-"$PB" bench udpping cpus=0 connected=1 poll=1 $P $SHORT -o "$T/o" >"$T/c.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 connected=1 poll=1 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/c.json" 2>"$T/err"
 check "udpping connected=1 poll=1 across the protocol: ok" pyjson "$T/c.json" \
 	"d['jobs'][0]['status'] == 'ok'"
-timeout 30 "$PB" bench udpping cpus=0 $P drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
+timeout 30 "$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
 	>"$T/l.json" 2>"$T/err"
 check "server drops every 3rd datagram: counted lost, never hangs" pyjson "$T/l.json" \
 	"d['jobs'][0]['status'] == 'ok' and sum(r['lost'] for r in d['jobs'][0]['repeats']) > 0"
-"$PB" bench udpping cpus=0 $P peer_cpu=1 $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 $P peer_cpu=$((C0 + 1)) $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
 check "peer_cpu not in the server's --cpus: failed, the server's reason" pyjson "$T/n.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'not offered' in d['jobs'][0]['reason']"
-"$PB" bench udpping cpus=0 $P $SHORT --set timeout=60 -o "$T/o" >"$T/t.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 $SHORT --set timeout=60 -o "$T/o" >"$T/t.json" 2>"$T/err"
 check "a job longer than --session-timeout is refused with the reason" pyjson "$T/t.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'session-timeout' in d['jobs'][0]['reason']"
 
@@ -125,15 +130,17 @@ for c in bad-bench exec bad-param bad-key bad-field bad-cpu instances too-long; 
 done
 timeout 120 $FR "$PORT" fuzz 7 >"$T/fz" 2>&1
 ok $([ "$(cat "$T/fz")" = done ]; echo $?) "60 random, cut and bit-flipped frames: answered"
-r=$(timeout 30 $FR "$PORT" stall)
-ok $(case $r in closed*) awk "BEGIN { exit !(${r#closed } <= 7) }" ;; *) false ;; esac; \
+# Hung up on, and not before --session-timeout 4 (how long after it is the
+# machine's load; never hanging up is the client's 30 s timeout).
+r=$(timeout 60 $FR "$PORT" stall)
+ok $(case $r in closed*) awk "BEGIN { exit !(${r#closed } >= 3.9) }" ;; *) false ;; esac; \
      echo $?) "a client that says nothing is hung up on after the timeout ($r s)"
 r=$(timeout 30 $FR "$PORT" busy 2)
 ok $([ "$r" = busy ]; echo $?) "over --max-sessions 2: refused as busy"
 sleep 0.3
 kill -0 "$SRV" 2>/dev/null
 ok $? "the server is still running"
-"$PB" bench udpping cpus=0 $P $SHORT -o "$T/o" >"$T/u2.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/u2.json" 2>"$T/err"
 check "after all that, a normal session still works" pyjson "$T/u2.json" \
 	"d['jobs'][0]['status'] == 'ok'"
 grep -q "refused: bench 'pipe' cannot run across hosts" "$T/srv.log"
@@ -146,8 +153,12 @@ ok $? "the server logs finished sessions"
 # ------------------------------------------- a parameter mismatch
 $FR 0 fake-server >"$T/fake.port" 2>/dev/null &
 FAKE=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$T/fake.port" ] && break; sleep 0.1; done
-"$PB" bench udpping cpus=0 peer="127.0.0.1:$(cat "$T/fake.port")" $SHORT -o "$T/o" \
+i=0
+while [ $i -lt 100 ] && [ ! -s "$T/fake.port" ]; do	# up to 10 s for python to start
+	sleep 0.1
+	i=$((i + 1))
+done
+"$PB" bench udpping cpus=$C0 peer="127.0.0.1:$(cat "$T/fake.port")" $SHORT -o "$T/o" \
 	>"$T/m.json" 2>"$T/err"
 check "a server with other effective parameters: job failed, says both" pyjson "$T/m.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'parameters differ' in d['jobs'][0]['reason'] \
@@ -158,7 +169,12 @@ wait "$FAKE" 2>/dev/null
 # --------------------------------------------------------- stop
 $FR "$PORT" stall >/dev/null 2>&1 &
 HOLD=$!
-sleep 0.3
+SESS=
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	SESS=$(pgrep -P "$SRV")	# the held session's process
+	[ -n "$SESS" ] && break
+	sleep 0.25
+done
 kill -TERM "$SRV"
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	kill -0 "$SRV" 2>/dev/null || break
@@ -168,8 +184,12 @@ wait "$SRV"
 rc=$?
 ok $([ $rc = 0 ] && grep -q "stopped" "$T/srv.log"; echo $?) \
 	"SIGTERM with a session open: exit 0, logged (rc $rc)"
-ok $(! pgrep -f "pinbench server --port 0 --session-timeout 4" >/dev/null; echo $?) \
-	"no session process left behind"
+left=
+for p in $SESS; do
+	kill -0 "$p" 2>/dev/null && left="$left $p"
+done
+ok $([ -n "$SESS" ] && [ -z "$left" ]; echo $?) \
+	"no session process left behind (session${SESS:- not seen}${left:+, left:$left})"
 SRV=
 wait "$HOLD" 2>/dev/null
 
@@ -191,13 +211,13 @@ else
 	ip netns exec "$NS_B" "$PB" server --bind 192.0.2.2 --port 0 2>"$T/ns.log" &
 	SRV=$!
 	NP=$(port_of "$T/ns.log")
-	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" peer_cpu=1 \
+	ip netns exec "$NS_A" "$PB" bench udpping cpus=$C0 peer=192.0.2.2:"$NP" peer_cpu=$C1 \
 		--repeats 3 --duration 0.5 --warmup 0.2 --set events=none -q --format json \
 		-o "$T/o" >"$T/ns-u.json" 2>"$T/err"
 	check "udpping across the veth pair: ok, peer 192.0.2.2 recorded" pyjson "$T/ns-u.json" \
 		"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0 and \
 		 d['jobs'][0]['peer']['address'].startswith('192.0.2.2:')"
-	ip netns exec "$NS_A" "$PB" bench rr streams=2 cpus=0,1 peer=192.0.2.2:"$NP" \
+	ip netns exec "$NS_A" "$PB" bench rr streams=2 cpus=$C0,$C1 peer=192.0.2.2:"$NP" peer_cpu=$C1 \
 		$SHORT -o "$T/o" >"$T/ns-r.json" 2>"$T/err"
 	check "rr tcp, 2 streams, across the veth pair: ok" pyjson "$T/ns-r.json" \
 		"d['jobs'][0]['status'] == 'ok' and d['jobs'][0]['summary']['mean'] > 0"
@@ -208,7 +228,7 @@ print('# udpping rtt across the veth pair: %.1f us' % d['jobs'][0]['summary']['m
 	ip netns exec "$NS_B" "$PB" server --port 0 2>"$T/ns2.log" &
 	SRV=$!
 	NP=$(port_of "$T/ns2.log")
-	ip netns exec "$NS_A" "$PB" bench udpping cpus=0 peer=192.0.2.2:"$NP" $SHORT \
+	ip netns exec "$NS_A" "$PB" bench udpping cpus=$C0 peer=192.0.2.2:"$NP" $SHORT \
 		-o "$T/o" >"$T/ns-l.json" 2>"$T/err"
 	check "a server on the default bind (127.0.0.1) is not reachable from the network" \
 		pyjson "$T/ns-l.json" "d['jobs'][0]['status'] == 'failed' and \

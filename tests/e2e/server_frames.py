@@ -2,8 +2,10 @@
 # Hostile and odd control connections to a `pinbench server` (used by
 # server.sh): python3 server_frames.py PORT CASE.  Prints one word: what the
 # server did ("error:REASON", "closed", "ready", "busy", "open").  Never hangs:
-# every socket has a timeout.
-import random, socket, struct, sys, time
+# every socket has a timeout.  PB_FRAMES_CPU: the CPU a well-formed HELLO
+# asks for (default 0; one the server offers, so that a refusal is for the
+# fault under test).
+import os, random, socket, struct, sys, time
 
 port, case = int(sys.argv[1]), sys.argv[2]
 
@@ -47,7 +49,8 @@ def conn(timeout=8.0):
     return s
 
 
-HELLO = "bench=udpping\ncpu=0\ninstances=1\nmax_s=3\np.size=1\n"
+CPU = os.environ.get("PB_FRAMES_CPU", "0")
+HELLO = "bench=udpping\ncpu=%s\ninstances=1\nmax_s=3\np.size=1\n" % CPU
 cases = {
     "random": lambda: bytes(random.getrandbits(8) for _ in range(random.randint(1, 4000))),
     "http": lambda: b"GET / HTTP/1.0\r\n\r\n",
@@ -62,7 +65,7 @@ cases = {
     "bad-param": lambda: frame(1, HELLO.replace("p.size=1", "p.size=0")),
     "bad-key": lambda: frame(1, HELLO + "p.nosuch=1\n"),
     "bad-field": lambda: frame(1, HELLO + "path=/etc/passwd\n"),
-    "bad-cpu": lambda: frame(1, HELLO.replace("cpu=0", "cpu=4095")),
+    "bad-cpu": lambda: frame(1, HELLO.replace("cpu=%s" % CPU, "cpu=4095")),
     "instances": lambda: frame(1, HELLO.replace("instances=1", "instances=100000")),
     "too-long": lambda: frame(1, HELLO.replace("max_s=3", "max_s=99999")),
     "binary": lambda: frame(1, "bench=udp\x00ping\n"),

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # End-to-end test of `pinbench topo`: golden outputs on synthetic
-# topologies, this machine, bad input.  One TAP line per check.
+# topologies, this machine (against what sysfs says about the CPUs this
+# process may use), bad input.  One TAP line per check.
 # PINBENCH may name the binary (default ./pinbench, from the repo root).
 . "$(dirname "$0")/lib.sh"
 golden=tests/golden
@@ -69,6 +70,34 @@ fi
 "$PB" topo --format json >"$T/out" 2>"$T/err" &&
 	grep -q '"placements": \[' "$T/out" && grep -q '"numa_nodes": ' "$T/out"
 ok $? "topo --format json on this machine"
+# sysfs, not hwloc, for the CPUs sched_getaffinity allows: packages, cores
+# (thread siblings), SMT; and what each placement needs of them
+check "topo on this machine agrees with sysfs for the allowed CPUs" python3 - "$T/out" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+cpus = set(os.sched_getaffinity(0))
+def group(c, name):
+    with open("/sys/devices/system/cpu/cpu%d/topology/%s" % (c, name)) as f:
+        s = f.read().strip()
+    out = set()
+    for part in s.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return frozenset(out & cpus)
+pkgs = {group(c, "package_cpus_list") for c in cpus}
+cores = {group(c, "core_cpus_list") for c in cpus}
+want = {"packages": len(pkgs), "cores": len(cores), "pus": len(cpus),
+        "smt": any(len(k) > 1 for k in cores)}
+got = {k: d["topology"][k] for k in want}
+assert got == want, "topo says %r, sysfs %r" % (got, want)
+pl = {p["name"]: p["cpus"] for p in d["placements"]}
+for name, cpu_list in pl.items():
+    assert cpu_list is None or set(cpu_list) <= cpus, "%s: %r not allowed" % (name, cpu_list)
+need = {"same-cpu": True, "same-core": want["smt"], "diff-socket": len(pkgs) > 1,
+        "same-socket": any(len({k for k in cores if k <= p}) > 1 for p in pkgs)}
+for name, can in need.items():
+    assert (pl[name] is not None) == can, "%s: %r, but sysfs says %s" % (name, pl[name], can)
+PY
 
 "$PB" topo --help >"$T/out" 2>"$T/err" && grep -q '^usage: pinbench topo' "$T/out"
 ok $? "topo --help prints usage on stdout, exits 0"
