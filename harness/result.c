@@ -17,6 +17,7 @@
 
 static const char *const status_names[] = {
 	[PB_OK] = "ok", [PB_SKIPPED] = "skipped", [PB_FAILED] = "failed",
+	[PB_INTERRUPTED] = "interrupted",
 };
 
 static json_t *jreal(double v)
@@ -197,7 +198,7 @@ static json_t *summary_json(const struct pb_result *r)
 	const struct pb_summary *s = &r->summary;
 	json_t *o;
 
-	if (!r->nr_reps || !s->n || r->status != PB_OK)
+	if (!r->nr_reps || !s->n || (r->status != PB_OK && r->status != PB_INTERRUPTED))
 		return json_null();
 	/* an unbounded CI (few, noisy rates) is written as null */
 	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[o, o], s:s}",
@@ -270,7 +271,8 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 		"wall_s", r->wall_s);
 	json_object_set_new(o, "clock", clk);
 	loss_json(r, -1, o);
-	if (r->job->bench->shape == PB_SHAPE_WORKERS && r->status == PB_OK) {
+	if (r->job->bench->shape == PB_SHAPE_WORKERS &&
+	    (r->status == PB_OK || r->status == PB_INTERRUPTED)) {
 		double mn, mx;
 
 		if (instance_rates(r, &mn, &mx))
@@ -400,7 +402,10 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 	cpus_text(r, cpus, sizeof(cpus));
 	fprintf(f, "%-13s %-*s", r->placement, width, cpus);
 	if (r->status == PB_SKIPPED || (r->status != PB_OK && !r->nr_reps)) {
-		fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
+		if (!strcmp(r->reason, status_names[r->status]))
+			fprintf(f, " %s\n", r->reason);
+		else
+			fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
 		return;
 	}
 	for (int i = 0, shown = 0; shown < reps; i++) {
@@ -422,6 +427,9 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 	}
 	if (r->status == PB_OK)
 		fprintf(f, " %10.4f %9.4f %s\n", r->summary.mean, r->summary.stddev, marks);
+	else if (r->status == PB_INTERRUPTED && r->summary.n)
+		fprintf(f, " %10.4f %9.4f %s%sinterrupted (%d finished)\n", r->summary.mean,
+			r->summary.stddev, marks, *marks ? " " : "", r->summary.n);
 	else
 		fprintf(f, "  %s: %s\n", status_names[r->status], r->reason);
 }

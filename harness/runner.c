@@ -767,7 +767,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 				 "interrupted" : "watchdog: no progress for %.0f s (%s)", limit,
 				 !begun ? "setting up and warming up" : last < x->nr_wins ?
 				 "in a measurement window" : "stopping");
-			r->status = PB_FAILED;
+			r->status = pb_interrupted ? PB_INTERRUPTED : PB_FAILED;
 			break;
 		}
 		sleep_s(0.05);
@@ -775,7 +775,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
 	if (!quiet && isatty(2))
 		fprintf(stderr, "\r\033[K");
-	if (r->status == PB_FAILED)
+	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
 	if (HDR(x)->failed) {
 		r->status = PB_FAILED;

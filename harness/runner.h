@@ -34,7 +34,11 @@
 #include "stats.h"
 #include "topo.h"
 
-enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED };
+/*
+ * PB_INTERRUPTED: stopped by the user (SIGINT/SIGTERM); the windows that
+ * finished are kept, and so is the summary of the metric's finished repeats.
+ */
+enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED, PB_INTERRUPTED };
 
 struct pb_task {
 	int	role;
