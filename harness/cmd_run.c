@@ -3,7 +3,7 @@
  * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
  *
  * Everything a user can get wrong (options, job files, event names,
- * limits, the results folder) is checked before anything runs, by
+ * limits, cpus=, the results folder) is checked before anything runs, by
  * --dry-run too: exit 2 with a message.  Then
  * every job runs at every placement; a failed job does not stop the
  * others; results are saved atomically, one file per job file.
@@ -75,7 +75,7 @@ static const char run_help[] =
 "      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
 "                         only with --dry-run (workloads run on this machine only)\n"
 "      --dry-run          check everything a run checks first (job files, events,\n"
-"                         results folder) and print the plan; run nothing\n"
+"                         cpus=, results folder) and print the plan; run nothing\n"
 "  -q, --quiet            no progress line, no tables (JSON still saved)\n"
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
@@ -251,6 +251,36 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 }
 
 /*
+ * cpus= naming a CPU pinbench cannot use here is an error, not a skip: a
+ * typo in a nightly job file must not pass as ok.  "Here" is what the
+ * topology offers: this machine's CPUs that pinbench's affinity and
+ * cpuset allow (under `taskset -c 0`, only CPU 0), or --topology's.
+ */
+static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char where[PATH_MAX], allowed[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int k = 0; !j->nr_placements && k < j->nr_cpus; k++) {
+			int cpu = j->cpus[k];
+
+			if (pb_topo_has_cpu(t, cpu))
+				continue;
+			key_origin(j, "cpus", where, sizeof(where));
+			pb_topo_cpus_text(t, allowed, sizeof(allowed));
+			fprintf(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
+				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
+				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
+				"or cpuset" : "no such CPU", allowed);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
  * The results folder DIR/<label>: a real run creates it before anything
  * runs (so that a run never ends unable to save); --dry-run leaves nothing
  * behind but checks that it could: in the deepest folder that exists, a
@@ -301,10 +331,11 @@ bad:
 
 /*
  * What a run checks before anything runs, for a run and --dry-run alike:
- * event names (libpfm4), the results folder.
+ * event names (libpfm4), cpus= against this machine, the results folder.
  * The job loader has checked keys, values, placements and limits.
  */
-static int check_run(const struct run_opts *o, struct pb_jobset *sets, int n)
+static int check_run(const struct run_opts *o, const struct pb_topo *t,
+		     struct pb_jobset *sets, int n)
 {
 	int rc = 0;
 
@@ -313,6 +344,8 @@ static int check_run(const struct run_opts *o, struct pb_jobset *sets, int n)
 
 		rc = evl ? check_jobs(&sets[i], evl) : 2;
 		free(evl);
+		if (!rc)
+			rc = check_cpus(t, &sets[i]);
 	}
 	return rc ? rc : check_outdir(o);
 }
@@ -623,7 +656,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			goto out;
 		}
 	}
-	rc = check_run(o, sets, n);
+	rc = check_run(o, t, sets, n);
 	if (rc)
 		goto out;
 	if (o->dry_run) {
@@ -700,7 +733,7 @@ int cmd_bench(int argc, char **argv)
 		goto out_topo;
 	}
 	pb_show_progress = !o.quiet;
-	rc = check_run(&o, &js, 1);
+	rc = check_run(&o, t, &js, 1);
 	if (!rc && o.dry_run) {
 		print_plan(t, &js, stdout);
 	} else if (!rc) {

@@ -1205,10 +1205,10 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 	if (!placement) {
 		for (int i = 0; i < nr_tasks; i++) {
 			cpus[i] = j->cpus[i];
-			if (!pb_topo_has_cpu(t, cpus[i])) {
-				r->status = PB_SKIPPED;
+			if (!pb_topo_has_cpu(t, cpus[i])) {	/* the CLI says so first */
+				r->status = PB_FAILED;
 				snprintf(r->reason, sizeof(r->reason),
-					 "CPU %d is not available here", cpus[i]);
+					 "CPU %d is not available to pinbench", cpus[i]);
 				return 1;
 			}
 		}
