@@ -601,7 +601,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (!rc || rc == 1)
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", path);
 	if (pb_interrupted)
-		fprintf(stderr, "pinbench: interrupted; finished jobs saved\n");
+		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
 	if (pb_interrupted)
 		rc = 1;
 out:
