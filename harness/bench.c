@@ -27,11 +27,34 @@ void pb_lat_end(struct pb_role_ctx *c)
 {
 	struct timespec t1;
 	int w = __atomic_load_n(&c->slot->window, __ATOMIC_RELAXED);
+	uint64_t t0 = ts_ns(&c->lat_t0), now, busy;
 
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	now = ts_ns(&t1);
+	/* the op owns the time since the previous attempt ended */
+	busy = __atomic_load_n(&c->slot->busy_ns, __ATOMIC_RELAXED);
+	busy += now - (c->lat_mark && c->lat_mark <= t0 ? c->lat_mark : t0);
+	__atomic_store_n(&c->slot->busy_ns, busy, __ATOMIC_RELAXED);
+	c->lat_mark = now;
 	if (w < 0 || w >= c->nr_windows || !c->hist)
 		return;
+	pb_hist_add(c->hist[w], now - t0);
+}
+
+void pb_lat_lost(struct pb_role_ctx *c)
+{
+	struct timespec t1;
+
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	pb_hist_add(c->hist[w], ts_ns(&t1) - ts_ns(&c->lat_t0));
+	c->lat_mark = ts_ns(&t1);
+}
+
+int pb_bench_lost_aux(const struct pb_bench *b)
+{
+	for (int k = 0; k < PB_MAX_AUX; k++)
+		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
+			return k;
+	return -1;
 }
 
 int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)

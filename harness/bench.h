@@ -55,6 +55,7 @@ enum pb_shape {
 struct pb_slot {
 	uint64_t	ops;			/* counted by pb_op() */
 	uint64_t	aux[PB_MAX_AUX];	/* workload extras (e.g. lost datagrams) */
+	uint64_t	busy_ns;		/* time owned by completed timed ops (pb_lat_end) */
 	int		window;			/* current repeat index, -1 outside a window */
 	int		pad;
 } __attribute__((aligned(64)));
@@ -74,6 +75,7 @@ struct pb_role_ctx {
 	struct pb_hist	**hist;		/* per window latency histograms, or NULL */
 	int		nr_windows;
 	struct timespec	lat_t0;
+	uint64_t	lat_mark;	/* ns: end of the last attempt (op or loss), 0 none */
 	char		*err;		/* failure reason, PB_ERR_MAX */
 };
 
@@ -177,9 +179,19 @@ static inline void pb_aux_add(struct pb_role_ctx *c, int i, uint64_t n)
 	__atomic_store_n(&c->slot->aux[i], v + n, __ATOMIC_RELAXED);
 }
 
-/* Per-op latency, timed by the harness (CLOCK_MONOTONIC). */
+/*
+ * Per-op latency, timed by the harness (CLOCK_MONOTONIC).  pb_lat_end()
+ * closes a completed op: its latency goes to the window's histogram and
+ * the time since the previous attempt ended is credited to the slot's
+ * busy_ns.  pb_lat_lost() closes an attempt that will never complete (a
+ * lost datagram, its receive timed out): nothing is credited, so the
+ * wait is excluded from the metric of a window with losses.
+ */
 void pb_lat_begin(struct pb_role_ctx *c);
 void pb_lat_end(struct pb_role_ctx *c);
+void pb_lat_lost(struct pb_role_ctx *c);
+/* The aux index a workload named "lost" (datagrams lost), or -1. */
+int pb_bench_lost_aux(const struct pb_bench *b);
 
 /* Record a failure reason (with strerror(err) when err != 0); returns -1. */
 int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)

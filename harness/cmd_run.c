@@ -3,7 +3,8 @@
  * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
  *
  * Everything a user can get wrong (options, job files, event names,
- * limits) is checked before anything runs: exit 2 with a message.  Then
+ * limits, cpus=, the results folder) is checked before anything runs, by
+ * --dry-run too: exit 2 with a message.  Then
  * every job runs at every placement; a failed job does not stop the
  * others; results are saved atomically, one file per job file.
  */
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -72,7 +74,8 @@ static const char run_help[] =
 "      --label TEXT       label of this run (default: the kernel release)\n"
 "      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
 "                         only with --dry-run (workloads run on this machine only)\n"
-"      --dry-run          check the job files and print the plan; run nothing\n"
+"      --dry-run          check everything a run checks first (job files, events,\n"
+"                         cpus=, results folder) and print the plan; run nothing\n"
 "  -q, --quiet            no progress line, no tables (JSON still saved)\n"
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
@@ -245,6 +248,106 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 			cpu_clock_for_task_clock(&evl[i]);
 	}
 	return 0;
+}
+
+/*
+ * cpus= naming a CPU pinbench cannot use here is an error, not a skip: a
+ * typo in a nightly job file must not pass as ok.  "Here" is what the
+ * topology offers: this machine's CPUs that pinbench's affinity and
+ * cpuset allow (under `taskset -c 0`, only CPU 0), or --topology's.
+ */
+static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char where[PATH_MAX], allowed[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int k = 0; !j->nr_placements && k < j->nr_cpus; k++) {
+			int cpu = j->cpus[k];
+
+			if (pb_topo_has_cpu(t, cpu))
+				continue;
+			key_origin(j, "cpus", where, sizeof(where));
+			pb_topo_cpus_text(t, allowed, sizeof(allowed));
+			fprintf(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
+				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
+				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
+				"or cpuset" : "no such CPU", allowed);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The results folder DIR/<label>: a real run creates it before anything
+ * runs (so that a run never ends unable to save); --dry-run leaves nothing
+ * behind but checks that it could: in the deepest folder that exists, a
+ * folder can be made (and is removed at once).
+ */
+static int check_outdir(const struct run_opts *o)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32], *slash;
+	struct stat st;
+	int e;
+
+	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >= (int)sizeof(dir)) {
+		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
+		return 2;
+	}
+	if (!o->dry_run) {
+		if (!pb_mkdirs(dir))
+			return 0;
+		e = errno;
+		fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir, dir,
+			strerror(e));
+		return 2;
+	}
+	while (stat(dir, &st)) {	/* up to the deepest folder that exists */
+		if (errno != ENOENT || !strcmp(dir, "."))
+			goto bad;
+		slash = strrchr(dir, '/');
+		if (!slash)		/* a relative path: the current folder */
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto bad;
+	}
+	snprintf(probe, sizeof(probe), "%s/.pinbench-dry-run.%d", dir, (int)getpid());
+	if (!mkdir(probe, 0700) && !rmdir(probe))
+		return 0;
+bad:
+	e = errno;
+	fprintf(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
+		o->outdir, o->outdir, o->label, dir, strerror(e));
+	return 2;
+}
+
+/*
+ * What a run checks before anything runs, for a run and --dry-run alike:
+ * event names (libpfm4), cpus= against this machine, the results folder.
+ * The job loader has checked keys, values, placements and limits.
+ */
+static int check_run(const struct run_opts *o, const struct pb_topo *t,
+		     struct pb_jobset *sets, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; !rc && i < n; i++) {
+		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
+
+		rc = evl ? check_jobs(&sets[i], evl) : 2;
+		free(evl);
+		if (!rc)
+			rc = check_cpus(t, &sets[i]);
+	}
+	return rc ? rc : check_outdir(o);
 }
 
 /* Refused events, said once per run. */
@@ -510,7 +613,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (!rc || rc == 1)
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", path);
 	if (pb_interrupted)
-		fprintf(stderr, "pinbench: interrupted; finished jobs saved\n");
+		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
 	if (pb_interrupted)
 		rc = 1;
 out:
@@ -565,14 +668,9 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			goto out;
 		}
 	}
-	for (int i = 0; i < n; i++) {	/* event names too */
-		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
-
-		rc = evl ? check_jobs(&sets[i], evl) : 2;
-		free(evl);
-		if (rc)
-			goto out;
-	}
+	rc = check_run(o, t, sets, n);
+	if (rc)
+		goto out;
 	if (o->dry_run) {
 		for (int i = 0; i < n; i++)
 			print_plan(t, &sets[i], stdout);
@@ -647,10 +745,10 @@ int cmd_bench(int argc, char **argv)
 		goto out_topo;
 	}
 	pb_show_progress = !o.quiet;
-	if (o.dry_run) {
+	rc = check_run(&o, t, &js, 1);
+	if (!rc && o.dry_run) {
 		print_plan(t, &js, stdout);
-		rc = 0;
-	} else {
+	} else if (!rc) {
 		install_signals();
 		rc = run_jobset(&o, t, NULL, &js);
 	}

@@ -403,6 +403,9 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	struct pb_table *t = get_table(c, job, tcap);
 	json_t *reps = json_object_get(job, "repeats"), *r, *a;
 	const char *status = jstr(job, "status", "ok");
+	/* an interrupted job keeps the summary of its finished metric repeats */
+	bool part = !strcmp(status, "interrupted") &&
+		    json_is_object(json_object_get(job, "summary"));
 	struct pb_cell *cell;
 	size_t i;
 	double w;
@@ -414,7 +417,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)
 		if (add_mark(cell, a))
 			return -1;
-	if (strcmp(status, "ok")) {
+	if (strcmp(status, "ok") && !part) {
 		if (cell->n == 0) {
 			snprintf(cell->status, sizeof(cell->status), "%s", status);
 			snprintf(cell->reason, sizeof(cell->reason), "%s", jstr(job, "reason", ""));
@@ -430,7 +433,9 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 		if (json_is_number(v) && add_value(cell, json_number_value(v)))
 			return -1;
 	}
-	snprintf(cell->status, sizeof(cell->status), "%s", cell->n ? "ok" : "missing");
+	cell->interrupted |= part;
+	snprintf(cell->status, sizeof(cell->status), "%s", !cell->n ? "missing" :
+		 cell->interrupted ? "interrupted" : "ok");
 	w = json_array_size(reps) ? (double)json_array_size(reps) : 1;
 	add_latency(cell, job, w);
 	return add_figures(cell, job, w);
@@ -1038,24 +1043,29 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 {
 	char *p, *s;
 
+	const char *note = cell && cell->interrupted ? " (interrupted)" : "";
+
 	if (!cell || !cell->n) {
 		if (cell && strcmp(cell->status, "missing"))
-			return xprintf("%s%s%s", cell->status, cell->reason[0] ? ": " : "",
-				       cell->reason);
+			return xprintf("%s%s%s", cell->status,
+				       cell->reason[0] && strcmp(cell->reason, cell->status) ?
+				       ": " : "", strcmp(cell->reason, cell->status) ?
+				       cell->reason : "");
 		return strdup("—");
 	}
 	if (e->is_base)
-		return strdup("base");
+		return xprintf("base%s", note);
 	if (!e->has_base)
-		return strdup("—");
+		return xprintf("—%s", note);
 	p = p_text(e->p_adj);
 	if (!p)
 		return NULL;
 	if (e->significant)
-		s = xprintf(r->md ? "**%+.2f%% %s** (%s)" : "%+.2f%% %s (%s)", e->change,
-			    e->verdict, p);
+		s = xprintf(r->md ? "**%+.2f%% %s** (%s)%s" : "%+.2f%% %s (%s)%s", e->change,
+			    e->verdict, p, note);
 	else
-		s = r->md ? xprintf("%+.2f%% (%s)", e->change, p) : xprintf("%+.2f%%", e->change);
+		s = r->md ? xprintf("%+.2f%% (%s)%s", e->change, p, note) :
+			    xprintf("%+.2f%%%s", e->change, note);
 	free(p);
 	return s;
 }

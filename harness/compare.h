@@ -43,8 +43,9 @@ struct pb_cell {
 	int			group;		/* index into pb_cmp.groups */
 	double			*v;
 	int			n, cap;
-	char			status[16];	/* "ok", or why there are no values */
+	char			status[16];	/* "ok", "interrupted", or why there are no values */
 	char			reason[128];
+	bool			interrupted;	/* some values are an interrupted job's */
 	struct pb_mark		*marks;
 	int			nr_marks;
 	struct pb_figure	*figs;

@@ -399,6 +399,7 @@ int pb_udp_round_trip(struct pb_role_ctx *c, struct pb_udp_end *e)
 	while (r == PB_IO_OK) {
 		r = pb_net_recv(c, e, NULL, NULL, &n);
 		if (r == PB_IO_TIMEOUT) {
+			pb_lat_lost(c);
 			pb_aux_add(c, PB_AUX_LOST, 1);
 			return PB_IO_OK;
 		}

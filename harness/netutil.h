@@ -145,7 +145,8 @@ int pb_net_send(struct pb_role_ctx *c, struct pb_udp_end *e, size_t len,
 /*
  * Client: one round trip, timed with pb_lat_begin/end and counted with
  * pb_op() when the matching reply comes back; a timeout counts
- * PB_AUX_LOST, a reply to another request PB_AUX_STALE (and is dropped).
+ * PB_AUX_LOST and closes the attempt with pb_lat_lost() (the wait is no
+ * round trip), a reply to another request PB_AUX_STALE (and is dropped).
  * PB_IO_OK (done or lost), PB_IO_STOP, or -1.
  */
 int pb_udp_round_trip(struct pb_role_ctx *c, struct pb_udp_end *e);

@@ -15,7 +15,10 @@
 
 #include "result.h"
 
-static const char *const status_names[] = { "ok", "skipped", "failed" };
+static const char *const status_names[] = {
+	[PB_OK] = "ok", [PB_SKIPPED] = "skipped", [PB_FAILED] = "failed",
+	[PB_INTERRUPTED] = "interrupted",
+};
 
 static json_t *jreal(double v)
 {
@@ -142,14 +145,27 @@ static json_t *derived_json(const struct pb_result *r, int rep, double nominal_m
 	return o;
 }
 
+/* "lost", "loss_rate" of the metric's windows (rep -1) or one window, into o. */
+static void loss_json(const struct pb_result *r, int rep, json_t *o)
+{
+	uint64_t lost, ops;
+
+	if (!pb_result_loss(r, rep, &lost, &ops))
+		return;
+	json_object_set_new(o, "lost", json_integer((json_int_t)lost));
+	json_object_set_new(o, "loss_rate", jreal(pb_loss_rate(lost, ops)));
+}
+
 static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 {
 	const struct pb_bench *b = r->job->bench;
 	const struct pb_rep *rep = &r->reps[i];
-	json_t *o = json_pack("{s:f, s:I, s:f, s:f, s:o, s:b}",
-			      "value", rep->value, "ops", (json_int_t)rep->ops,
+	double busy = rep->elapsed_s - rep->wait_s;
+	json_t *o = json_pack("{s:o, s:I, s:f, s:f, s:b, s:o, s:b}",
+			      "value", jreal(rep->value), "ops", (json_int_t)rep->ops,
 			      "elapsed_s", rep->elapsed_s,
-			      "ops_per_s", rep->elapsed_s > 0 ? rep->ops / rep->elapsed_s : 0.0,
+			      "ops_per_s", busy > 0 ? rep->ops / busy : 0.0,
+			      "stall", rep->stall,
 			      "pass", rep->pass >= 0 ? json_integer(rep->pass) : json_null(),
 			      "in_summary", rep->in_summary);
 
@@ -157,6 +173,10 @@ static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 		if (b->aux_names[k])
 			json_object_set_new(o, b->aux_names[k],
 					    json_integer((json_int_t)rep->aux[k]));
+	if (pb_bench_lost_aux(b) >= 0) {
+		loss_json(r, i, o);
+		json_object_set_new(o, "lost_wait_s", json_real(rep->wait_s));
+	}
 	if (b->latency)
 		json_object_set_new(o, "latency", latency_json(rep->lat));
 	if (r->nr_tasks > 1 && rep->task_ops) {
@@ -178,7 +198,7 @@ static json_t *summary_json(const struct pb_result *r)
 	const struct pb_summary *s = &r->summary;
 	json_t *o;
 
-	if (!r->nr_reps || r->status != PB_OK)
+	if (!r->nr_reps || !s->n || (r->status != PB_OK && r->status != PB_INTERRUPTED))
 		return json_null();
 	/* an unbounded CI (few, noisy rates) is written as null */
 	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[o, o], s:s}",
@@ -192,7 +212,7 @@ static json_t *summary_json(const struct pb_result *r)
 		if (all) {
 			pb_hist_init(all);
 			for (int i = 0; i < r->nr_reps; i++)
-				if (r->reps[i].lat)
+				if (r->reps[i].in_summary && r->reps[i].lat)
 					pb_hist_merge(all, r->reps[i].lat);
 			json_object_set_new(o, "latency", latency_json(all));
 			free(all);
@@ -266,7 +286,9 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 		"anomalies", pb_anomalies_json(&r->anomalies),
 		"wall_s", r->wall_s);
 	json_object_set_new(o, "clock", clk);
-	if (r->job->bench->shape == PB_SHAPE_WORKERS && r->status == PB_OK) {
+	loss_json(r, -1, o);
+	if (r->job->bench->shape == PB_SHAPE_WORKERS &&
+	    (r->status == PB_OK || r->status == PB_INTERRUPTED)) {
 		double mn, mx;
 
 		if (instance_rates(r, &mn, &mx))
@@ -396,14 +418,19 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 
 	cpus_text(r, cpus, sizeof(cpus));
 	fprintf(f, "%-13s %-*s", r->placement, width, cpus);
-	if (r->status == PB_SKIPPED || (r->status == PB_FAILED && !r->nr_reps)) {
-		fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
+	if (r->status == PB_SKIPPED || (r->status != PB_OK && !r->nr_reps)) {
+		if (!strcmp(r->reason, status_names[r->status]))
+			fprintf(f, " %s\n", r->reason);
+		else
+			fprintf(f, " %s: %s\n", status_names[r->status], r->reason);
 		return;
 	}
 	for (int i = 0, shown = 0; shown < reps; i++) {
 		if (i < r->nr_reps && !r->reps[i].in_summary)
 			continue;
-		if (i < r->nr_reps)
+		if (i < r->nr_reps && r->reps[i].stall)
+			fprintf(f, " %9s", "stall");
+		else if (i < r->nr_reps)
 			fprintf(f, " %9.4g", r->reps[i].value);
 		else
 			fprintf(f, " %9s", "-");
@@ -417,8 +444,11 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 	}
 	if (r->status == PB_OK)
 		fprintf(f, " %10.4f %9.4f %s\n", r->summary.mean, r->summary.stddev, marks);
+	else if (r->status == PB_INTERRUPTED && r->summary.n)
+		fprintf(f, " %10.4f %9.4f %s%sinterrupted (%d finished)\n", r->summary.mean,
+			r->summary.stddev, marks, *marks ? " " : "", r->summary.n);
 	else
-		fprintf(f, "  failed: %s\n", r->reason);
+		fprintf(f, "  %s: %s\n", status_names[r->status], r->reason);
 }
 
 static const struct pb_figure *figure(const struct pb_figures *f, const char *name)
@@ -516,6 +546,23 @@ static void print_latency(const struct pb_result *r, FILE *f)
 	free(all);
 }
 
+/* Workloads that count lost datagrams: the loss, when there was some. */
+static void print_loss(const struct pb_result *r, FILE *f)
+{
+	uint64_t lost, ops;
+	double wait = 0;
+
+	if (r->status == PB_SKIPPED || !pb_result_loss(r, -1, &lost, &ops) || !lost)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary)
+			wait += r->reps[i].wait_s;
+	fprintf(f, "  %-13s loss: %llu of %llu round trips lost (%.3g %%); %.3f s waiting for "
+		"them excluded from %s\n", r->placement, (unsigned long long)lost,
+		(unsigned long long)(lost + ops), 100 * pb_loss_rate(lost, ops), wait,
+		r->metric.name);
+}
+
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 {
 	for (int i = from; i < to; i++) {
@@ -562,8 +609,10 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	fprintf(f, " %10s %9s\n", "Average", "Stddev");
 	for (int i = from; i < to; i++)
 		print_row(&run->results[i], width, reps, f);
-	for (int i = from; i < to; i++)
+	for (int i = from; i < to; i++) {
 		print_latency(&run->results[i], f);
+		print_loss(&run->results[i], f);
+	}
 	print_legend(run, from, to, f);
 	for (int i = from; i < to; i++)
 		print_per_op(&run->results[i], run->nominal.mhz, f);
@@ -598,7 +647,7 @@ static void print_sweep(const struct pb_run *run, int from, int to, const char *
 
 		if (r->status != PB_OK || n <= 0) {
 			fprintf(f, "%-13s %8s %s: %s\n", r->placement, v ? v : "?",
-				r->status == PB_SKIPPED ? "skipped" : "failed", r->reason);
+				status_names[r->status], r->reason);
 			continue;
 		}
 		if (!base || strcmp(r->placement, run->results[i - 1].placement)) {

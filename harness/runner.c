@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -63,6 +64,7 @@ struct shm_win {
 	double		elapsed;
 	uint64_t	ops;
 	uint64_t	aux[PB_MAX_AUX];
+	uint64_t	busy_ns;	/* primary role: time owned by completed ops */
 	int		pass;
 };
 
@@ -367,13 +369,23 @@ static uint64_t primary_ops(const struct job_ctx *x)
 	return sum;
 }
 
-static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux)
+static bool is_primary(const struct job_ctx *x, int i)
+{
+	return x->bench->primary_role < 0 || TASK(x, i)->t.role == x->bench->primary_role;
+}
+
+/* Per task ops; aux summed over the tasks, busy time over the primary role's. */
+static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux,
+		       uint64_t *busy)
 {
 	memset(aux, 0, PB_MAX_AUX * sizeof(*aux));
+	*busy = 0;
 	for (int i = 0; i < x->nr_tasks; i++) {
 		ops[i] = __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
 		for (int k = 0; k < PB_MAX_AUX; k++)
 			aux[k] += __atomic_load_n(&SLOT(x, i)->aux[k], __ATOMIC_RELAXED);
+		if (is_primary(x, i))
+			*busy += __atomic_load_n(&SLOT(x, i)->busy_ns, __ATOMIC_RELAXED);
 	}
 }
 
@@ -422,7 +434,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 	struct pb_count *start = calloc((size_t)x->nr_groups * PB_MAX_EVENTS,
 					sizeof(*start));
 	uint64_t *ops0 = calloc(x->nr_tasks, sizeof(*ops0));
-	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX];
+	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX], busy0, busy1;
 	int nev = HDR(x)->evl.nr, rc = -1;
 
 	if (!start || !ops0)
@@ -433,19 +445,20 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		double t0, t1;
 
 		read_groups(x, g, start);
-		sample_ops(x, ops0, aux0);
+		sample_ops(x, ops0, aux0, &busy0);
 		uint64_t p0 = primary_ops(x);
 
 		t0 = now_s();
 		set_window(x, w);
 		window_wait(x, ra, p0, rate);
 		t1 = now_s();
-		sample_ops(x, TASK_OPS(x, w), aux1);
+		sample_ops(x, TASK_OPS(x, w), aux1, &busy1);
 		win->ops = primary_ops(x) - p0;
 		read_groups(x, g, COUNTS(x, w, 0));
 		set_window(x, -1);
 		win->elapsed = t1 - t0;
 		win->pass = pass;
+		win->busy_ns = busy1 - busy0;
 		for (int k = 0; k < PB_MAX_AUX; k++)
 			win->aux[k] = aux1[k] - aux0[k];
 		for (int i = 0; i < x->nr_tasks; i++)
@@ -806,7 +819,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 				 "interrupted" : "watchdog: no progress for %.0f s (%s)", limit,
 				 !begun ? "setting up and warming up" : last < x->nr_wins ?
 				 "in a measurement window" : "stopping");
-			r->status = PB_FAILED;
+			r->status = pb_interrupted ? PB_INTERRUPTED : PB_FAILED;
 			break;
 		}
 		sleep_s(0.05);
@@ -814,7 +827,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
 	if (!quiet && isatty(2))
 		fprintf(stderr, "\r\033[K");
-	if (r->status == PB_FAILED)
+	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
 	if (HDR(x)->failed) {
 		r->status = PB_FAILED;
@@ -830,6 +843,25 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 	}
 }
 
+/*
+ * A window with datagrams lost: the time the primary role's instances
+ * spent waiting for replies that never came, on average per instance.
+ * Each completed op owns the time since the previous attempt ended
+ * (busy_ns); what no op owns is the wait.  0 when nothing was lost.
+ */
+static double lost_wait(const struct job_ctx *x, const struct shm_win *win)
+{
+	int k = pb_bench_lost_aux(x->bench), np = 0;
+	double busy;
+
+	if (k < 0 || !win->aux[k] || !win->ops)
+		return 0;
+	for (int i = 0; i < x->nr_tasks; i++)
+		np += is_primary(x, i);
+	busy = win->busy_ns / 1e9 / (np ? np : 1);
+	return busy < win->elapsed ? win->elapsed - busy : 0;
+}
+
 static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 {
 	struct pb_rep *rep = &r->reps[r->nr_reps++];
@@ -841,7 +873,10 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	rep->pass = win->pass;
 	rep->in_summary = !x->timing_pass || win->pass < 0;
 	memcpy(rep->aux, win->aux, sizeof(rep->aux));
-	rep->value = x->bench->value(x->job->opts, win->ops, win->elapsed,
+	rep->wait_s = lost_wait(x, win);
+	rep->stall = !win->ops;
+	rep->value = rep->stall ? NAN :
+		     x->bench->value(x->job->opts, win->ops, win->elapsed - rep->wait_s,
 				     x->job->nr_instances);
 	rep->task_ops = calloc(x->nr_tasks, sizeof(uint64_t));
 	rep->counts = calloc(nc ? nc : 1, sizeof(struct pb_count));
@@ -857,9 +892,34 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 		return;
 	pb_hist_init(rep->lat);
 	for (int i = 0; i < x->nr_tasks; i++)
-		if (x->bench->primary_role < 0 ||
-		    TASK(x, i)->t.role == x->bench->primary_role)
+		if (is_primary(x, i))
 			pb_hist_merge(rep->lat, HIST(x, i, w));
+}
+
+/*
+ * An ok job whose metric windows all stalled has no figure: failed, saying
+ * whether every datagram was lost.
+ */
+static void all_stalled(struct pb_result *r)
+{
+	uint64_t lost = 0, ops = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary) {
+			n++;
+			ops += r->reps[i].ops;
+		}
+	if (r->status != PB_OK || !n || ops)
+		return;
+	r->status = PB_FAILED;
+	if (pb_result_loss(r, -1, &lost, &ops) && lost)
+		snprintf(r->reason, sizeof(r->reason), "every datagram was lost (%llu, "
+			 "no round trip completed in %d window%s)", (unsigned long long)lost,
+			 n, n > 1 ? "s" : "");
+	else
+		snprintf(r->reason, sizeof(r->reason), "every window stalled: no operation "
+			 "completed in %d window%s", n, n > 1 ? "s" : "");
 }
 
 static void collect(struct job_ctx *x, struct pb_result *r)
@@ -900,11 +960,32 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 	int n = 0;
 
 	for (int i = 0; i < r->nr_reps; i++)
-		if (r->reps[i].in_summary)
+		if (r->reps[i].in_summary && !r->reps[i].stall)
 			v[n++] = r->reps[i].value;
 	if (n)
 		pb_summarize(v, n, r->metric.rate, &r->summary);
 	free(v);
+	all_stalled(r);
+}
+
+double pb_loss_rate(uint64_t lost, uint64_t ops)
+{
+	return lost + ops ? (double)lost / (double)(lost + ops) : NAN;
+}
+
+bool pb_result_loss(const struct pb_result *r, int rep, uint64_t *lost, uint64_t *ops)
+{
+	int k = pb_bench_lost_aux(r->job->bench);
+
+	*lost = *ops = 0;
+	if (k < 0)
+		return false;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (rep < 0 ? r->reps[i].in_summary : i == rep) {
+			*lost += r->reps[i].aux[k];
+			*ops += r->reps[i].ops;
+		}
+	return true;
 }
 
 /* Passes may grow when the kernel refuses a group: room for one more per hw event. */
@@ -1038,7 +1119,7 @@ static void lost_check(const struct pb_bench *b, struct pb_result *r)
 		}
 	if (lost)
 		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
-			"each loss costs a receive timeout (timeout_ms) in the window",
+			"the metric covers completed round trips only, without the waits for lost replies",
 			"%llu datagrams lost against %llu round trips",
 			(unsigned long long)lost, (unsigned long long)ops);
 }
@@ -1185,10 +1266,10 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 	if (!placement) {
 		for (int i = 0; i < nr_tasks; i++) {
 			cpus[i] = j->cpus[i];
-			if (!pb_topo_has_cpu(t, cpus[i])) {
-				r->status = PB_SKIPPED;
+			if (!pb_topo_has_cpu(t, cpus[i])) {	/* the CLI says so first */
+				r->status = PB_FAILED;
 				snprintf(r->reason, sizeof(r->reason),
-					 "CPU %d is not available here", cpus[i]);
+					 "CPU %d is not available to pinbench", cpus[i]);
 				return 1;
 			}
 		}

@@ -34,7 +34,11 @@
 #include "stats.h"
 #include "topo.h"
 
-enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED };
+/*
+ * PB_INTERRUPTED: stopped by the user (SIGINT/SIGTERM); the windows that
+ * finished are kept, and so is the summary of the metric's finished repeats.
+ */
+enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED, PB_INTERRUPTED };
 
 struct pb_task {
 	int	role;
@@ -43,10 +47,19 @@ struct pb_task {
 	int	seen[2];		/* sched_getcpu() at start and end, -1 unknown */
 };
 
+/*
+ * One window.  With datagrams lost (the workload's "lost" aux), the time the
+ * primary role spent waiting for replies that never came (wait_s, per
+ * instance on average) is no round trip: value comes from the ops over
+ * elapsed_s - wait_s.  A window with no completed op has no value (stall):
+ * it stays out of the summary.
+ */
 struct pb_rep {
-	double		value;
+	double		value;		/* NAN when stall */
 	uint64_t	ops;
 	double		elapsed_s;
+	double		wait_s;		/* waiting for lost replies, excluded */
+	bool		stall;		/* no op completed */
 	int		pass;		/* counter pass, -1: no counters open */
 	bool		in_summary;	/* one of the metric's repeats */
 	uint64_t	aux[PB_MAX_AUX];
@@ -116,6 +129,13 @@ int pb_result_counts(const struct pb_result *r, int g, int rep,
  */
 int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
 			double *metric_rate);
+/*
+ * Datagrams lost and ops completed over the metric's windows (rep -1) or
+ * window rep; false when the workload counts no loss.  loss_rate is
+ * lost / (lost + ops).
+ */
+bool pb_result_loss(const struct pb_result *r, int rep, uint64_t *lost, uint64_t *ops);
+double pb_loss_rate(uint64_t lost, uint64_t ops);
 /* Per-op figures of group g (-1: total), as pb_result_counts sums them. */
 void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
 		       struct pb_figures *f);

@@ -350,6 +350,19 @@ bool pb_topo_has_cpu(const struct pb_topo *t, int cpu)
 	return cpu >= 0 && hwloc_bitmap_isset(t->usable, (unsigned int)cpu);
 }
 
+bool pb_topo_cpu_exists(const struct pb_topo *t, int cpu)
+{
+	hwloc_const_bitmap_t all = hwloc_topology_get_complete_cpuset(t->topo);
+
+	return cpu >= 0 && all && hwloc_bitmap_isset(all, (unsigned int)cpu);
+}
+
+void pb_topo_cpus_text(const struct pb_topo *t, char *buf, size_t len)
+{
+	if (hwloc_bitmap_list_snprintf(buf, len, t->usable) < 0 && len)
+		snprintf(buf, len, "?");
+}
+
 int pb_topo_bind_thread(const struct pb_topo *t, int cpu)
 {
 	hwloc_bitmap_t set;

@@ -59,6 +59,10 @@ int pb_place(const struct pb_topo *t, const char *placement, int n,
 
 /* Is this OS CPU index present and allowed in the topology? */
 bool pb_topo_has_cpu(const struct pb_topo *t, int cpu);
+/* Is it in the machine at all (allowed or not, online or not)? */
+bool pb_topo_cpu_exists(const struct pb_topo *t, int cpu);
+/* The usable CPUs as a list ("0-3,8"). */
+void pb_topo_cpus_text(const struct pb_topo *t, char *buf, size_t len);
 
 /* Bind the calling thread to one CPU: 0 or -errno. */
 int pb_topo_bind_thread(const struct pb_topo *t, int cpu);

@@ -270,6 +270,32 @@ static void test_rt_lost(void **state)
 	assert_int_equal(t->slot.ops, 1);	/* the server counts its reply */
 }
 
+/*
+ * A lost round trip is no round trip: its wait (the 50 ms receive timeout)
+ * is credited to no op, so the busy time of the next completed one stays
+ * its own few microseconds.
+ */
+static void test_rt_lost_wait_not_busy(void **state)
+{
+	struct rt *t = *state;
+	char err[PB_ERR_MAX];
+
+	assert_int_equal(pb_net_rcvtimeo(t->fds[0], 50, err, sizeof(err)), 0);
+	t->client.timeout_ms = 50;
+	assert_int_equal(pb_udp_round_trip(&t->c, &t->client), PB_IO_OK);	/* lost */
+	assert_int_equal(t->slot.aux[PB_AUX_LOST], 1);
+	assert_int_equal(t->slot.busy_ns, 0);
+	reply(t, 2);
+	assert_int_equal(pb_udp_round_trip(&t->c, &t->client), PB_IO_OK);
+	assert_int_equal(t->slot.ops, 1);
+	assert_true(t->slot.busy_ns > 0);
+	assert_true(t->slot.busy_ns < 20 * 1000000ull);	/* not the 50 ms wait */
+	reply(t, 3);
+	assert_int_equal(pb_udp_round_trip(&t->c, &t->client), PB_IO_OK);
+	assert_int_equal(t->slot.ops, 2);
+	assert_true(t->slot.busy_ns < 20 * 1000000ull);
+}
+
 static void test_rt_stale_then_match(void **state)
 {
 	struct rt *t = *state;
@@ -355,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_udpping_check),
 		cmocka_unit_test(test_rr_check),
 		cmocka_unit_test_setup_teardown(test_rt_lost, rt_setup, rt_teardown),
+		cmocka_unit_test_setup_teardown(test_rt_lost_wait_not_busy, rt_setup, rt_teardown),
 		cmocka_unit_test_setup_teardown(test_rt_stale_then_match, rt_setup, rt_teardown),
 		cmocka_unit_test_setup_teardown(test_rt_stale_only_is_lost, rt_setup, rt_teardown),
 		cmocka_unit_test_setup_teardown(test_serve_drops, rt_setup, rt_teardown),

@@ -3,11 +3,16 @@
 
 net_check.py BENCH JSON [MODE]: every job ok or skipped (with a reason), at
 least one ok; MODE ok (the default): per repeat ops > 0, value > 0 (udpping:
-rtt = elapsed/ops; rr: trans/s = ops/elapsed, every stream busy),
-percentiles ordered, planned CPU == seen CPU, stale <= lost; lost: the same
-and lost > 0 somewhere; ends: only the status; skipped: every job skipped
-with a reason, none ran (a job this machine cannot place, e.g. 2 streams on
-one CPU).  Prints what is wrong, exits 1.
+rtt = (elapsed - lost_wait_s)/ops; rr: trans/s = ops/(elapsed - lost_wait_s),
+every stream busy), percentiles ordered, planned CPU == seen CPU, stale <=
+lost, loss_rate = lost/(lost + ops); lost: the same and lost > 0 somewhere;
+loss:K (drop_every=K, one stream): the same, and the loss is what K implies
+(1 in K round trips, per repeat and per job), and the waits for lost replies
+stay out of the metric: per repeat the round trip the value says is the
+mean latency of the completed ones (within 10 %), and the job's mean is
+within 5 x its p50; ends: only the status; skipped: every job skipped with
+a reason, none ran (a job this machine cannot place, e.g. 2 streams on one
+CPU).  Prints what is wrong, exits 1.
 """
 import json
 import sys
@@ -17,15 +22,35 @@ import sys
 # server task each).
 BENCHES = {
     "udpping": {
-        "metric": "rtt", "better": "lower", "unit": "rtt", "formula": "elapsed/ops",
-        "value": lambda r: r["elapsed_s"] * 1e6 / max(r["ops"], 1), "streams": False,
+        "metric": "rtt", "better": "lower", "unit": "rtt",
+        "formula": "(elapsed - lost_wait_s)/ops",
+        "value": lambda r: busy(r) * 1e6 / max(r["ops"], 1), "streams": False,
+        "rtt_us": lambda r: r["value"],
     },
     "rr": {
         "metric": "transactions", "better": "higher", "unit": "trans/s",
-        "formula": "ops/elapsed", "value": lambda r: r["ops"] / r["elapsed_s"],
-        "streams": True,
+        "formula": "ops/(elapsed - lost_wait_s)", "value": lambda r: r["ops"] / busy(r),
+        "streams": True, "rtt_us": lambda r: 1e6 / r["value"],
     },
 }
+
+
+def busy(r):
+    """The window less the time spent waiting for lost replies."""
+    return r["elapsed_s"] - r["lost_wait_s"]
+
+
+def check_loss(b, j, r, where, every, bad):
+    """loss:K: one round trip in K lost, and no wait in the value."""
+    n = r["lost"] + r["ops"]
+    if abs(r["lost"] - n / every) > 2 + r["stale"]:
+        bad.append("%s: %d lost of %d round trips, drop_every=%d implies %.1f"
+                   % (where, r["lost"], n, every, n / every))
+    mean = r["latency"]["mean"]
+    if abs(b["rtt_us"](r) - mean) > 0.1 * mean + 2:
+        bad.append("%s: the value says %.2f us a round trip, the completed ones took "
+                   "%.2f us on average: the waits for lost replies are in the metric"
+                   % (where, b["rtt_us"](r), mean))
 
 
 def check_streams(j, r, where, per, bad):
@@ -47,15 +72,20 @@ def check_repeat(b, r, where, bad):
         bad.append("%s: percentiles not ordered: %r" % (where, q))
     if abs(r["value"] - b["value"](r)) > 1e-6 * r["value"]:
         bad.append("%s: %s %g is not %s" % (where, b["unit"], r["value"], b["formula"]))
-    if "lost" not in r or "stale" not in r:
-        bad.append(where + ": no lost/stale counts")
+    if any(k not in r for k in ("lost", "stale", "loss_rate", "lost_wait_s")):
+        bad.append(where + ": no lost/stale/loss_rate/lost_wait_s")
+        return 0
+    if abs(r["loss_rate"] - r["lost"] / (r["lost"] + r["ops"])) > 1e-9:
+        bad.append("%s: loss_rate %g is not lost/(lost + ops)" % (where, r["loss_rate"]))
+    if not 0 <= r["lost_wait_s"] < r["elapsed_s"] or (r["lost"] == 0 and r["lost_wait_s"]):
+        bad.append("%s: lost_wait_s %g (lost %d)" % (where, r["lost_wait_s"], r["lost"]))
     # a stale reply answers a request that timed out before
     if r.get("stale", 0) > r.get("lost", 0):
         bad.append("%s: %d stale replies > %d lost" % (where, r["stale"], r["lost"]))
     return r.get("lost", 0)
 
 
-def check_job(b, j, where, bad):
+def check_job(b, j, where, bad, every=0):
     """An ok job; returns (every repeat had round trips, lost datagrams)."""
     lost = 0
     if j["metric"]["name"] != b["metric"] or j["metric"]["better"] != b["better"]:
@@ -70,16 +100,33 @@ def check_job(b, j, where, bad):
             # window; the repeat must then say so consistently
             print("# %s: a repeat with 0 ops (CPU stalled?), lost %d" % (where, r.get("lost", 0)))
             zero = True
-            if r["value"] != 0 or r["latency"] is not None:
-                bad.append("%s: 0 ops but value %g latency %r" % (where, r["value"], r["latency"]))
+            if r["value"] is not None or not r["stall"] or r["latency"] is not None:
+                bad.append("%s: 0 ops but value %r stall %r latency %r"
+                           % (where, r["value"], r["stall"], r["latency"]))
             continue
+        if r["stall"]:
+            bad.append(where + ": a stall with ops")
         lost += check_repeat(b, r, where, bad)
+        if every:
+            check_loss(b, j, r, where, every, bad)
         if b["streams"]:
             per = check_streams(j, r, where, per, bad)
     if sum(r["ops"] for r in j["repeats"]) <= 0:
         bad.append(where + ": no round trip in any repeat")
     if per and min(per) <= 0:
         bad.append("%s: a stream did nothing in any repeat: %r" % (where, per))
+    metric = [r for r in j["repeats"] if r["in_summary"]]
+    jl, jo = sum(r["lost"] for r in metric), sum(r["ops"] for r in metric)
+    if j.get("lost") != jl or abs(j.get("loss_rate", -1) - jl / max(jl + jo, 1)) > 1e-9:
+        bad.append("%s: job lost %r loss_rate %r, its metric repeats %d of %d"
+                   % (where, j.get("lost"), j.get("loss_rate"), jl, jl + jo))
+    if every and abs(j["loss_rate"] - 1 / every) > 0.5 / every:
+        bad.append("%s: loss_rate %g, drop_every=%d implies %g"
+                   % (where, j["loss_rate"], every, 1 / every))
+    if every and b["rtt_us"]({"value": j["summary"]["mean"]}) > 5 * j["summary"]["latency"]["p50"]:
+        bad.append("%s: mean %g %s against p50 %g us: the waits are in the metric"
+                   % (where, j["summary"]["mean"], j["metric"]["unit"],
+                      j["summary"]["latency"]["p50"]))
     return not zero, lost
 
 
@@ -103,7 +150,8 @@ def main():
         oks += 1
         if mode == "ends":
             continue
-        f, nlost = check_job(b, j, where, bad)
+        every = int(mode.split(":")[1]) if mode.startswith("loss:") else 0
+        f, nlost = check_job(b, j, where, bad, every)
         full += f
         lost += nlost
     if mode == "skipped":
@@ -113,7 +161,7 @@ def main():
         bad.append("no job ran")
     if mode not in ("ends", "skipped") and not full:
         bad.append("no job with round trips in every repeat")
-    if mode == "lost" and lost <= 0:
+    if (mode == "lost" or mode.startswith("loss:")) and lost <= 0:
         bad.append("lost datagrams not counted")
     for m in bad:
         print(m)

@@ -3,9 +3,9 @@
 # End-to-end: udpping runs briefly in every placement this machine offers,
 # as processes and threads, IPv4 and IPv6, with poll/connected/busy_poll,
 # and its JSON holds sane values (tests/e2e/net_check.py); injected loss is
-# counted and never hangs; bad keys exit 2 with a clear message.  One TAP
-# line per check.  IPv6 needs ::1: without it those checks are skips that
-# say so.
+# counted, kept out of the rtt and never hangs; bad keys exit 2 with a clear
+# message.  One TAP line per check.  IPv6 needs ::1: without it those
+# checks are skips that say so.
 . "$(dirname "$0")/lib.sh"
 # shellcheck disable=SC2034 # lib.sh shows it after a "not ok"
 WHY=$T/why	# the last run: its stderr and what net_check.py said
@@ -47,11 +47,28 @@ for tasks in processes threads; do
 		ok $? "udpping drop_every=3 poll=$p $tasks: finished within 20 s"
 	done
 done
+# A lost datagram is not a round trip: with 1 in 20 lost and a 50 ms timeout
+# the waits would be 2500 us per round trip; the rtt must be the completed
+# round trips' (their mean latency), and the loss its own figure (1 in 20).
+for tasks in processes threads; do
+	net_run_check udpping "udpping drop_every=20 $tasks: rtt over completed round trips, loss 1 in 20" \
+		loss:20 drop_every=20 timeout_ms=50 tasks=$tasks placement=same-cpu,same-socket
+done
+# Every datagram lost: no round trip, no figure: the job failed, not ok.
+net_run udpping drop_every=1 timeout_ms=5 placement=same-cpu
+rc=$?
+check "udpping drop_every=1: exit 1, the job failed: every datagram lost, no summary" \
+	pyjson "$T/json" 'd["jobs"][0]["status"] == "failed" and "every datagram was lost" in d["jobs"][0]["reason"] and d["jobs"][0]["summary"] is None and d["jobs"][0]["loss_rate"] == 1 and all(r["stall"] and r["value"] is None for r in d["jobs"][0]["repeats"]) and '"$rc"' == 1'
+
 # A 30 s receive timeout pending at the end: the stop interrupts the wait,
-# so the whole run is shorter than the one timeout it would wait out.
+# so the whole run is shorter than the one timeout it would wait out.  No
+# round trip completes in the 0.3 s windows (but perhaps the warm-up's): the
+# job has no figure, failed.
 start=$(date +%s%N)
-net_run_check udpping "udpping drop_every=2 timeout_ms=30000: the job ends ok" ends \
-	drop_every=2 timeout_ms=30000 placement=same-cpu
+net_run udpping drop_every=2 timeout_ms=30000 placement=same-cpu
+rc=$?
+check "udpping drop_every=2 timeout_ms=30000: exit 1, every window stalled, failed" \
+	pyjson "$T/json" '(d["jobs"][0]["status"], '"$rc"') == ("failed", 1) and d["jobs"][0]["reason"].startswith("every window stalled") or (d["jobs"][0]["status"], '"$rc"') == ("ok", 0)'
 ms=$((($(date +%s%N) - start) / 1000000))
 [ $ms -lt 30000 ]
 ok $? "udpping pending 30 s receive timeout does not hold up the stop (run $ms ms)"
