@@ -118,9 +118,14 @@ net_run_check() {
 			_rc=$?
 		else
 			echo "exit $_rc" >>"$T/why"
+			python3 -c 'import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    if j["status"] not in ("ok", "skipped"):
+        print("%s/%s %s: %s" % (j["name"], j["placement"], j["status"], j["reason"]))' \
+				"$T/json" >>"$T/why" 2>&1
 		fi
 		[ $_rc = 0 ] && break
-		grep -q "CPU stalled" "$T/why" || break
+		grep -qE "stall|no operation completed|no progress" "$T/why" || break
 		[ $_try = 1 ] && echo "# $_what: once more after a CPU stall"
 	done
 	ok "$_rc" "$_what" "$T/why"

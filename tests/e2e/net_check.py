@@ -9,8 +9,9 @@ lost, loss_rate = lost/(lost + ops); lost: the same and lost > 0 somewhere;
 loss:K (drop_every=K, one stream): the same, and the loss is what K implies
 (1 in K round trips, per repeat and per job), and the waits for lost replies
 stay out of the metric: per repeat the round trip the value says is the
-mean latency of the completed ones (within 10 %), and the job's mean is
-within 5 x its p50; ends: only the status; skipped: every job skipped with
+mean latency of the completed ones (within 10 %) (not against p50: a
+vCPU stall on a busy host is a completed round trip, and moves the mean
+honestly); ends: only the status; skipped: every job skipped with
 a reason, none ran (a job this machine cannot place, e.g. 2 streams on one
 CPU).  Prints what is wrong, exits 1.
 """
@@ -123,10 +124,6 @@ def check_job(b, j, where, bad, every=0):
     if every and abs(j["loss_rate"] - 1 / every) > 0.5 / every:
         bad.append("%s: loss_rate %g, drop_every=%d implies %g"
                    % (where, j["loss_rate"], every, 1 / every))
-    if every and b["rtt_us"]({"value": j["summary"]["mean"]}) > 5 * j["summary"]["latency"]["p50"]:
-        bad.append("%s: mean %g %s against p50 %g us: the waits are in the metric"
-                   % (where, j["summary"]["mean"], j["metric"]["unit"],
-                      j["summary"]["latency"]["p50"]))
     return not zero, lost
 
 
