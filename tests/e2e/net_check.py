@@ -8,9 +8,13 @@ every stream busy), percentiles ordered, planned CPU == seen CPU, stale <=
 lost, loss_rate = lost/(lost + ops); lost: the same and lost > 0 somewhere;
 loss:K (drop_every=K, one stream): the same, and the loss is what K implies
 (1 in K round trips, per repeat and per job), and the waits for lost replies
-stay out of the metric: per repeat the round trip the value says is the
-mean latency of the completed ones (within 10 %), and the job's mean is
-within 5 x its p50; ends: only the status.  Prints what is wrong, exits 1.
+stay out of the metric: per repeat the round trip the value says is not
+half the waits (timeout/K, 2500 us for K=20 and 50 ms) over the mean
+latency of the completed ones.  Not exactly that mean: the value also
+holds the time between round trips (a client preempted on a loaded
+machine), as it always has, and with a few starved round trips in a window
+its edges weigh; not against p50: those few can put the mean far above it.
+ends: only the status.  Prints what is wrong, exits 1.
 """
 import json
 import sys
@@ -44,11 +48,12 @@ def check_loss(b, j, r, where, every, bad):
     if abs(r["lost"] - n / every) > 2 + r["stale"]:
         bad.append("%s: %d lost of %d round trips, drop_every=%d implies %.1f"
                    % (where, r["lost"], n, every, n / every))
-    mean = r["latency"]["mean"]
-    if abs(b["rtt_us"](r) - mean) > 0.1 * mean + 2:
+    mean, rtt = r["latency"]["mean"], b["rtt_us"](r)
+    wait_us = int(j["params"]["timeout_ms"]) * 1e3 / every	# per round trip, if counted
+    if rtt - mean > wait_us / 2:
         bad.append("%s: the value says %.2f us a round trip, the completed ones took "
-                   "%.2f us on average: the waits for lost replies are in the metric"
-                   % (where, b["rtt_us"](r), mean))
+                   "%.2f us on average (the waits would add %.0f us)"
+                   % (where, rtt, mean, wait_us))
 
 
 def check_streams(j, r, where, per, bad):
@@ -121,10 +126,6 @@ def check_job(b, j, where, bad, every=0):
     if every and abs(j["loss_rate"] - 1 / every) > 0.5 / every:
         bad.append("%s: loss_rate %g, drop_every=%d implies %g"
                    % (where, j["loss_rate"], every, 1 / every))
-    if every and b["rtt_us"]({"value": j["summary"]["mean"]}) > 5 * j["summary"]["latency"]["p50"]:
-        bad.append("%s: mean %g %s against p50 %g us: the waits are in the metric"
-                   % (where, j["summary"]["mean"], j["metric"]["unit"],
-                      j["summary"]["latency"]["p50"]))
     return not zero, lost
 
 
