@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -39,4 +43,38 @@ bool pb_str_clean(char *s)
 		}
 	}
 	return changed;
+}
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a file";
+}
+
+int pb_open_regular(const char *path, struct stat *st, char *err, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return pb_errf(err, len, errno, "%s", path);
+	if (fstat(fd, st)) {
+		pb_errf(err, len, errno, "%s", path);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		pb_errf(err, len, 0, "%s: not a regular file (%s)", path, file_kind(st->st_mode));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }

@@ -23,4 +23,13 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 #include <stdbool.h>
 bool pb_str_clean(char *s);
 
+/*
+ * Open path for reading only when it is a regular file: a FIFO, a device,
+ * a socket or a directory is refused without blocking on it (O_NONBLOCK,
+ * then fstat).  st gets the file's identity and size.  Returns the file
+ * descriptor, or -1 with err "PATH: ..." ("not a regular file (a FIFO)").
+ */
+struct stat;
+int pb_open_regular(const char *path, struct stat *st, char *err, size_t len);
+
 #endif
