@@ -5,7 +5,8 @@
  *
  * Syntax, as implemented:
  *  - A job file is a regular file (not a FIFO, a device or a folder) of at
- *    most 1 MiB; a line is at most 4096 bytes (the newline not counted).
+ *    most 1 MiB; a line is at most 4096 bytes (the newline not counted); a
+ *    NUL byte is an error; a UTF-8 byte order mark at the start is skipped.
  *  - A line whose first non-blank character is '#' or ';' is a comment.
  *    Trailing comments are NOT stripped: "size = 64 # bytes" has the value
  *    "64 # bytes" (an error, with a hint), because '#' and ';' may be part
@@ -689,7 +690,11 @@ static int ini_line(struct ini *ini, struct section **cur, char *s, int line,
 	return ini_keyval(ini, *cur, s, line, err, len);
 }
 
-/* The lines of a job file's text: a line longer than JOB_LINE_MAX is an error. */
+/*
+ * The lines of a job file's text (n bytes, any bytes): a UTF-8 byte order
+ * mark at the start is skipped; a NUL byte or a line longer than
+ * JOB_LINE_MAX is an error naming the line.
+ */
 static int ini_parse(struct ini *ini, const char *text, size_t n, char *err, size_t len)
 {
 	const char *p = text, *end = text + n;
@@ -697,6 +702,8 @@ static int ini_parse(struct ini *ini, const char *text, size_t n, char *err, siz
 	char buf[JOB_LINE_MAX + 1];
 	int line = 0, rc = 0;
 
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
 	while (!rc && p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t l = (size_t)((nl ? nl : end) - p);
@@ -705,6 +712,9 @@ static int ini_parse(struct ini *ini, const char *text, size_t n, char *err, siz
 		if (l > JOB_LINE_MAX)
 			return pb_errf(err, len, 0, "%s:%d: line longer than %d bytes",
 				       ini->path, line, JOB_LINE_MAX);
+		if (memchr(p, '\0', l))
+			return pb_errf(err, len, 0, "%s:%d: a NUL byte in the line (not a text "
+				       "file?)", ini->path, line);
 		memcpy(buf, p, l);
 		buf[l] = '\0';
 		rc = ini_line(ini, &cur, trim(buf), line, err, len);

@@ -71,7 +71,8 @@ extern const struct pb_key pb_common_keys[];
  * adhoc_bench.  over[] are command-line key=value overrides applied to
  * every job last.  nr_cpus is what "all" means for sweep keys.
  * A job file is a regular file (not a FIFO, a device or a folder) of at
- * most 1 MiB, lines of at most 4096 bytes.
+ * most 1 MiB, lines of at most 4096 bytes, no NUL byte; a UTF-8 byte order
+ * mark at its start is skipped.
  * Returns 0, or -1 with a message in err ("FILE:LINE: ..." for job files,
  * "--set KEY: ..." for overrides).
  */

@@ -721,6 +721,31 @@ static void test_size_limits(void **state)
 	free(text);
 }
 
+/* A NUL byte is an error naming the line; a UTF-8 byte order mark is skipped. */
+static void test_nul_and_bom(void **state)
+{
+	static const char nul[] = "[a]\nbench=pi\0pe\n";
+	static const char bom[] = "\xef\xbb\xbf[a]\nbench=pipe\nsize=8\n";
+	static const char mid[] = "[a]\nbench=pipe\n\xef\xbb\xbf" "size=8\n";
+	char path[sizeof(JOB_TMP)];
+	struct pb_jobset js;
+
+	(void)state;
+	load_text_fails(nul, sizeof(nul) - 1, ":2: a NUL byte in the line (not a text file?)");
+	write_job(path, bom, sizeof(bom) - 1);
+	load_ok(path, NULL, NULL, 0, 4, &js);
+	assert_int_equal(js.nr, 1);
+	assert_string_equal(js.jobs[0].name, "a");
+	assert_kv(&js.jobs[0], "size", "8", path, 3);
+	pb_jobset_free(&js);
+	unlink(path);
+	/* a BOM anywhere else is not skipped: part of the key, an error */
+	write_job(path, mid, sizeof(mid) - 1);
+	assert_int_equal(pb_jobs_load(path, NULL, NULL, 0, 4, &js, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":3: "));
+	unlink(path);
+}
+
 /* ---------------------------------------------------------------- */
 /* pb_key_parse and pb_key_describe */
 
@@ -917,6 +942,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_size_limits),
+		cmocka_unit_test(test_nul_and_bom),
 		cmocka_unit_test(test_key_parse),
 		cmocka_unit_test(test_key_describe),
 		cmocka_unit_test(test_common_keys),

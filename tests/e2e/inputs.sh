@@ -21,5 +21,13 @@ exits2 "a job file over 1 MiB" "big.ini: larger than 1048576 bytes" \
 { printf '[a]\nbench=pipe\n'; head -c 5000 /dev/zero | tr '\0' x; echo; } >"$T/long.ini"
 exits2 "a line over 4096 bytes" "long.ini:3: line longer than 4096 bytes" \
 	"$PB" run --dry-run "$T/long.ini"
+printf '[a]\nbench=pipe\nplacement=same-cpu\0,same-core\n' >"$T/nul.ini"
+exits2 "a NUL byte mid-line" "nul.ini:3: a NUL byte in the line" \
+	"$PB" run --dry-run "$T/nul.ini"
+printf '\357\273\277[a]\nbench=pipe\nplacement=same-cpu\n' >"$T/bom.ini"
+"$PB" run --dry-run "$T/bom.ini" >"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 0 ] && grep -q '^a (pipe)' "$T/out"
+ok $? "a UTF-8 byte order mark at the start is skipped (exit $rc)" "$T/err"
 
 done_testing
