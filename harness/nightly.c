@@ -345,14 +345,20 @@ static int nightly_opts(int argc, char **argv, struct nightly *n)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end, err[PB_LABEL_MAX + 200];
 	int ch, rc = 0, idx;
-	char *end;
 
 	optind = 0;
 	while (!rc && (ch = getopt_long(argc, argv, "qh", lo, &idx)) != -1) {
 		switch (ch) {
 		case 'H': n->history = optarg; break;
-		case 'l': snprintf(n->label, sizeof(n->label), "%s", optarg); break;
+		case 'l':
+			if (pb_label_check(optarg, err, sizeof(err))) {
+				fprintf(stderr, "pinbench nightly: --label %s\n", err);
+				return 2;
+			}
+			snprintf(n->label, sizeof(n->label), "%s", optarg);
+			break;
 		case 'P': n->plot = false; break;
 		case 'q': rc = forward(n, "-q", NULL); break;
 		case 'r': rc = forward(n, "--repeats", optarg); break;
@@ -385,7 +391,7 @@ int cmd_nightly(int argc, char **argv)
 	struct nightly n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
 	struct paths before = { 0 }, after = { 0 }, now = { 0 }, prev = { 0 }, skipped = { 0 };
 	int rc, run_rc, i, regressions = 0;
-	char best[128];
+	char best[128], err[PB_LABEL_MAX + 200];
 	struct utsname u;
 
 	rc = nightly_opts(argc, argv, &n);
@@ -393,6 +399,10 @@ int cmd_nightly(int argc, char **argv)
 		return rc == 3 ? 0 : rc;
 	if (!n.label[0] && !uname(&u))
 		snprintf(n.label, sizeof(n.label), "%s", u.release);
+	if (pb_label_check(n.label, err, sizeof(err))) {	/* the kernel release */
+		fprintf(stderr, "pinbench nightly: the default label (uname -r) %s\n", err);
+		return 2;
+	}
 	if (mkdir_p(n.history) || scan(n.history, &before, 0)) {
 		fprintf(stderr, "pinbench nightly: %s: %s\n", n.history, strerror(errno));
 		return 2;

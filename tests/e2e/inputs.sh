@@ -30,4 +30,23 @@ rc=$?
 [ $rc = 0 ] && grep -q '^a (pipe)' "$T/out"
 ok $? "a UTF-8 byte order mark at the start is skipped (exit $rc)" "$T/err"
 
+# ---- labels: a folder name under -o and a row of compare
+for l in .. . "" "../../etc" "a/b" "$(printf 'x\033[2Jy')"; do
+	exits2 "run --label '$(printf %s "$l" | tr -c '[:print:]' '?')'" "^pinbench run: --label '" \
+		"$PB" run --dry-run --label "$l" -o "$T/res" configs/quick.ini
+done
+exits2 "a label of 101 characters" "101 characters, at most 100" \
+	"$PB" run --dry-run --label "$(printf '%0101d' 0)" configs/quick.ini
+exits2 "bench --label .." "^pinbench bench: --label '..': not a folder name" \
+	"$PB" bench pipe --label .. --dry-run
+"$PB" run --dry-run --label "6.8.0-rc3+~1_x,y:z@host" configs/quick.ini >"$T/out" 2>"$T/err"
+ok $? "a label of every allowed kind of character" "$T/err"
+"$PB" run --dry-run configs/quick.ini >"$T/out" 2>"$T/err"
+ok $? "the default label (uname -r: $(uname -r)) passes" "$T/err"
+printf '#!/bin/sh\ntouch "%s/ran"\n' "$T" >"$T/fake-run"
+chmod +x "$T/fake-run"
+exits2 "nightly --label .." "^pinbench nightly: --label '..': not a folder name" \
+	env PINBENCH_SELF="$T/fake-run" "$PB" nightly configs/quick.ini --history "$T/h" --label ..
+check "nightly ran nothing for a bad label" test ! -e "$T/ran"
+
 done_testing
