@@ -22,6 +22,7 @@
 
 #include "cmds.h"
 #include "result.h"
+#include "util.h"
 
 struct run_opts {
 	const char	*outdir;
@@ -140,6 +141,7 @@ static char *join_args(int argc, char **argv)
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
+	char err[PB_LABEL_MAX + 200];
 	struct utsname u;
 	int c;
 
@@ -184,9 +186,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 			return 2;
 		}
 	}
-	if (!*o->label || strchr(o->label, '/')) {
-		fprintf(stderr, "pinbench %s: --label '%s': must be non-empty, without '/'\n",
-			cmd, o->label);
+	if (pb_label_check(o->label, err, sizeof(err))) {
+		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
+			"the default label (uname -r)" : "--label", err);
 		return 2;
 	}
 	return -1;

@@ -28,8 +28,8 @@ static void topo_usage(FILE *f)
 		"show the order in which workers would be placed on every CPU.\n"
 		"\n"
 		"  --topology SPEC      an hwloc synthetic description such as\n"
-		"                       \"pack:2 core:4 pu:2\", or an hwloc XML file\n"
-		"                       (default: this machine)\n"
+		"                       \"pack:2 core:4 pu:2\" (at most 4096 PUs), or an\n"
+		"                       hwloc XML file (default: this machine)\n"
 		"  --format text|json   output format (default text)\n"
 		"  -q                   quiet (accepted, no effect)\n"
 		"  -h, --help           this help\n");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <jansson.h>
 
 #include "anomaly.h"
@@ -490,28 +491,76 @@ static void clean_strings(json_t *v)
 	}
 }
 
-/* Returns 0, 1 when skipped (another schema, in a folder), -1 on an error. */
-static int load_file(struct pb_cmp *c, const char *path, bool named, int *tcap,
-		     char *err, size_t len)
+/* Remember a file's or folder's identity; false when it was seen before. */
+static int first_sight(struct pb_cmp *c, const struct stat *st)
+{
+	struct pb_cmp_id *ns;
+	int i;
+
+	for (i = 0; i < c->nr_seen; i++)
+		if (c->seen[i].dev == st->st_dev && c->seen[i].ino == st->st_ino)
+			return 0;
+	ns = grow(c->seen, c->nr_seen, &c->cap_seen, sizeof(*ns));
+	if (!ns)
+		return -1;
+	c->seen = ns;
+	c->seen[c->nr_seen].dev = st->st_dev;
+	c->seen[c->nr_seen++].ino = st->st_ino;
+	return 1;
+}
+
+/* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
+static int skip_file(struct pb_cmp *c, char *err, size_t len)
+{
+	char **ns = realloc(c->skipped, (size_t)(c->nr_skipped + 1) * sizeof(*ns));
+
+	if (!ns || !(ns[c->nr_skipped] = strdup(err))) {
+		if (ns)
+			c->skipped = ns;
+		return pb_errf(err, len, 0, "out of memory");
+	}
+	c->skipped = ns;
+	c->nr_skipped++;
+	return 0;
+}
+
+/*
+ * Returns 0 (read, or a file read before under another name), 1 when it
+ * cannot be used (unreadable, not a regular file, corrupt, another
+ * schema: err says why), -1 on a fatal error (out of memory).
+ */
+static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, size_t len)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *job;
+	json_t *root, *job;
 	const char *schema;
-	int group, rc = 0;
+	int fd, group, rc = 0;
+	struct stat st;
 	size_t i;
 
-	clean_strings(root);
+	fd = pb_open_regular(path, &st, err, len);
+	if (fd < 0)
+		return 1;
+	rc = first_sight(c, &st);
+	if (rc <= 0) {		/* the same file again (a symlink, a hard link, twice) */
+		close(fd);
+		return rc < 0 ? pb_errf(err, len, 0, "out of memory") : 0;
+	}
+	root = json_loadfd(fd, 0, &je);
+	close(fd);
 	if (!root) {
 		snprintf(err, len, "%s: cannot read: %s (line %d)", path, je.text, je.line);
-		return -1;
+		return 1;
 	}
+	clean_strings(root);
 	schema = jstr(root, "schema", NULL);
 	if (!schema || strcmp(schema, RESULT_SCHEMA) || !json_is_array(json_object_get(root, "jobs"))) {
 		snprintf(err, len, "%s: not a pinbench result (schema %s, want %s)", path,
 			 schema ? schema : "missing", RESULT_SCHEMA);
 		json_decref(root);
-		return named ? -1 : 1;
+		return 1;
 	}
+	rc = 0;
 	group = add_group(c, group_key(root, c->by));
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
@@ -529,8 +578,37 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int load_path(struct pb_cmp *c, const char *path, bool named, int depth, int *tcap,
-		     char *err, size_t len);
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
+		    char *err, size_t len);
+
+/*
+ * One entry of a folder: a folder (not through a symlink: no cycles, no
+ * walking out of the tree), or a *.json file (a symlink to one too).  A
+ * file that cannot be used is skipped, with a note in c->skipped.
+ */
+static int load_entry(struct pb_cmp *c, const char *path, int depth, int *tcap,
+		      char *err, size_t len)
+{
+	struct stat st;
+	int rc;
+
+	if (lstat(path, &st))
+		return 0;	/* gone since readdir */
+	if (S_ISDIR(st.st_mode))
+		return depth < MAX_DEPTH ? load_dir(c, path, depth, tcap, err, len) : 0;
+	if (!ends_with(path, ".json") || (S_ISLNK(st.st_mode) && !stat(path, &st) &&
+					  S_ISDIR(st.st_mode)))
+		return 0;
+	rc = load_file(c, path, tcap, err, len);
+	return rc == 1 ? skip_file(c, err, len) : rc;
+}
 
 static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 		    char *err, size_t len)
@@ -539,11 +617,17 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 	struct dirent *de;
 	char **names = NULL, sub[4096];
 	int nr = 0, cap = 0, i, rc = 0;
+	struct stat st;
 
 	if (!d) {
 		snprintf(err, len, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(dirfd(d), &st) || (rc = first_sight(c, &st)) <= 0) {
+		closedir(d);	/* a folder walked before: nothing new */
+		return rc < 0 ? pb_errf(err, len, 0, "out of memory") : 0;
+	}
+	rc = 0;
 	while ((de = readdir(d))) {
 		char **nn;
 
@@ -563,7 +647,7 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 	qsort(names, (size_t)nr, sizeof(*names), name_cmp);
 	for (i = 0; i < nr && !rc; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]);
-		rc = load_path(c, sub, false, depth + 1, tcap, err, len);
+		rc = load_entry(c, sub, depth + 1, tcap, err, len);
 	}
 	for (i = 0; i < nr; i++)
 		free(names[i]);
@@ -571,38 +655,16 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 	return rc;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-static int load_path(struct pb_cmp *c, const char *path, bool named, int depth, int *tcap,
-		     char *err, size_t len)
-{
-	struct stat st;
-	int rc;
-
-	if (stat(path, &st)) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode))
-		return depth < MAX_DEPTH ? load_dir(c, path, depth, tcap, err, len) : 0;
-	if (!named && !ends_with(path, ".json"))
-		return 0;
-	rc = load_file(c, path, named, tcap, err, len);
-	if (rc == 1)
-		fprintf(stderr, "pinbench: skipping %s\n", err);
-	return rc < 0 ? -1 : 0;
-}
-
 int pb_cmp_load(struct pb_cmp *c, const char *path, char *err, size_t len)
 {
 	int tcap = c->nr_tables;	/* t is grown by doubling from its size */
+	struct stat st;
 
-	return load_path(c, path, true, 0, &tcap, err, len);
+	if (stat(path, &st))
+		return pb_errf(err, len, errno, "%s", path);
+	if (S_ISDIR(st.st_mode))
+		return load_dir(c, path, 0, &tcap, err, len);
+	return load_file(c, path, &tcap, err, len) ? -1 : 0;
 }
 
 static const struct pb_cmp *sort_ctx;
@@ -645,9 +707,13 @@ void pb_cmp_free(struct pb_cmp *c)
 	}
 	for (i = 0; i < c->nr_groups; i++)
 		free(c->groups[i]);
+	for (i = 0; i < c->nr_skipped; i++)
+		free(c->skipped[i]);
 	free(c->groups);
 	free(c->order);
 	free(c->t);
+	free(c->seen);
+	free(c->skipped);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1662,13 +1728,15 @@ bad:
 int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who)
 {
 	char err[512];
-	int i;
+	int i, rc = 0;
 
-	for (i = 0; i < n; i++) {
-		if (pb_cmp_load(c, paths[i], err, sizeof(err))) {
-			fprintf(stderr, "pinbench %s: %s\n", who, err);
-			return 2;
-		}
+	for (i = 0; i < n && !rc; i++)
+		rc = pb_cmp_load(c, paths[i], err, sizeof(err));
+	for (i = 0; i < c->nr_skipped; i++)
+		fprintf(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
+	if (rc) {
+		fprintf(stderr, "pinbench %s: %s\n", who, err);
+		return 2;
 	}
 	if (!c->nr_files) {
 		fprintf(stderr, "pinbench %s: no result files found\n", who);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "stats.h"
 
@@ -72,6 +73,12 @@ struct pb_table {
 	int		nr_cells;
 };
 
+/* A file's or folder's identity: what makes two paths one file. */
+struct pb_cmp_id {
+	dev_t	dev;
+	ino_t	ino;
+};
+
 struct pb_cmp {
 	char		**groups;	/* in first-seen order */
 	int		nr_groups;
@@ -81,6 +88,10 @@ struct pb_cmp {
 	int		nr_files;
 	enum pb_cmp_group by;
 	int		nr_tests;	/* comparisons tested by pb_cmp_adjust() */
+	struct pb_cmp_id *seen;		/* every file and folder read, read once */
+	int		nr_seen, cap_seen;
+	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
+	int		nr_skipped;
 };
 
 /* What one cell says against its table's baseline. */
@@ -109,8 +120,12 @@ int pb_version_cmp(const char *a, const char *b);
 
 /*
  * Read a result file, or every *.json under a folder (recursively, in name
- * order; files there with another schema are skipped).  Returns 0, or -1
- * with err naming the file.
+ * order; symlinked folders are not followed).  Each file counts once
+ * however many paths lead to it (st_dev, st_ino).  Only regular files are
+ * read.  A file in a folder that cannot be used (unreadable, corrupt,
+ * another schema) is skipped and noted in c->skipped for the caller to
+ * say; a file named by path is an error.  Returns 0, or -1 with err naming
+ * the file.
  */
 int pb_cmp_load(struct pb_cmp *c, const char *path, char *err, size_t len);
 /* Load every path (c->by set); 0, or 2 with the message printed for `who`. */

@@ -4,6 +4,9 @@
  * expand sweeps.
  *
  * Syntax, as implemented:
+ *  - A job file is a regular file (not a FIFO, a device or a folder) of at
+ *    most 1 MiB; a line is at most 4096 bytes (the newline not counted); a
+ *    NUL byte is an error; a UTF-8 byte order mark at the start is skipped.
  *  - A line whose first non-blank character is '#' or ';' is a comment.
  *    Trailing comments are NOT stripped: "size = 64 # bytes" has the value
  *    "64 # bytes" (an error, with a hint), because '#' and ';' may be part
@@ -36,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "jobfile.h"
 #include "proto.h"
@@ -46,6 +51,8 @@
 #define CPU_NR_MAX	65536	/* highest CPU number accepted, exclusive */
 #define CPUS_MAX	4096	/* CPUs in one cpus= list */
 #define SWEEP_MAX	1024	/* values in one sweep */
+#define JOB_FILE_MAX	(1 << 20)	/* bytes in a job file */
+#define JOB_LINE_MAX	4096	/* bytes in one line of it, the newline not counted */
 
 /* Test hooks: the unit tests swap in fake workloads. */
 const struct pb_bench *(*pb_jobfile_find_bench)(const char *name) = pb_bench_find;
@@ -683,26 +690,83 @@ static int ini_line(struct ini *ini, struct section **cur, char *s, int line,
 	return ini_keyval(ini, *cur, s, line, err, len);
 }
 
-static int ini_read(struct ini *ini, char *err, size_t len)
+/*
+ * The lines of a job file's text (n bytes, any bytes): a UTF-8 byte order
+ * mark at the start is skipped; a NUL byte or a line longer than
+ * JOB_LINE_MAX is an error naming the line.
+ */
+static int ini_parse(struct ini *ini, const char *text, size_t n, char *err, size_t len)
 {
-	FILE *f = fopen(ini->path, "r");
+	const char *p = text, *end = text + n;
 	struct section *cur = NULL;
-	size_t cap = 0;
-	char *buf = NULL;
+	char buf[JOB_LINE_MAX + 1];
 	int line = 0, rc = 0;
 
-	if (!f)
-		return pb_errf(err, len, 0, "%s: %s", ini->path, strerror(errno));
-	while (!rc && getline(&buf, &cap, f) >= 0)
-		rc = ini_line(ini, &cur, trim(buf), ++line, err, len);
-	if (!rc && ferror(f))
-		rc = pb_errf(err, len, 0, "%s: read error", ini->path);
-	free(buf);
-	fclose(f);
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	while (!rc && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = (size_t)((nl ? nl : end) - p);
+
+		line++;
+		if (l > JOB_LINE_MAX)
+			return pb_errf(err, len, 0, "%s:%d: line longer than %d bytes",
+				       ini->path, line, JOB_LINE_MAX);
+		if (memchr(p, '\0', l))
+			return pb_errf(err, len, 0, "%s:%d: a NUL byte in the line (not a text "
+				       "file?)", ini->path, line);
+		memcpy(buf, p, l);
+		buf[l] = '\0';
+		rc = ini_line(ini, &cur, trim(buf), line, err, len);
+		p += l + 1;
+	}
 	if (!rc && !ini->nr_jobs)
 		rc = pb_errf(err, len, 0, "%s: no job section%s", ini->path,
 			  ini->global.line ? " (only [global])" : " (empty file?)");
 	return rc;
+}
+
+/*
+ * A job file's text: a regular file (a FIFO, a device or a folder is
+ * refused without blocking on it) of at most JOB_FILE_MAX bytes, counted
+ * as read (a file may grow, /proc files say 0).  *text is malloc'd.
+ */
+static int read_job_file(const char *path, char **text, size_t *n, char *err, size_t len)
+{
+	struct stat st;
+	size_t got = 0;
+	ssize_t r = 0;
+	char *buf;
+	int fd;
+
+	fd = pb_open_regular(path, &st, err, len);
+	if (fd < 0)
+		return -1;
+	buf = st.st_size <= JOB_FILE_MAX ? malloc(JOB_FILE_MAX + 1) : NULL;
+	while (buf && got <= JOB_FILE_MAX) {
+		r = read(fd, buf + got, JOB_FILE_MAX + 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (st.st_size > JOB_FILE_MAX || got > JOB_FILE_MAX) {
+		free(buf);
+		return pb_errf(err, len, 0, "%s: larger than %d bytes (not a job file?)", path,
+			       JOB_FILE_MAX);
+	}
+	if (!buf)
+		return oom(err, len);
+	if (r < 0) {
+		pb_errf(err, len, errno, "%s: read error", path);
+		free(buf);
+		return -1;
+	}
+	*text = buf;
+	*n = got;
+	return 0;
 }
 
 /* pinbench bench NAME: one job named after the bench, no file. */
@@ -1378,9 +1442,10 @@ static int check_unused(const struct ctx *c, const struct pb_jobset *js,
 	return 0;
 }
 
-int pb_jobs_load(const char *path, const char *adhoc_bench,
-		 const struct pb_kv *over, int nr_over, int nr_cpus,
-		 struct pb_jobset *js, char *err, size_t len)
+/* A job file's text (path NULL: the ad-hoc job of adhoc_bench). */
+static int jobs_load(const char *path, const char *text, size_t n, const char *adhoc_bench,
+		     const struct pb_kv *over, int nr_over, int nr_cpus,
+		     struct pb_jobset *js, char *err, size_t len)
 {
 	struct ini ini = { .path = path };
 	struct ctx c;
@@ -1390,7 +1455,7 @@ int pb_jobs_load(const char *path, const char *adhoc_bench,
 	if (ctx_init(&c, path, over, nr_over, nr_cpus))
 		rc = oom(err, len);
 	else if (path)
-		rc = ini_read(&ini, err, len);
+		rc = ini_parse(&ini, text, n, err, len);
 	else
 		rc = ini_adhoc(&ini, adhoc_bench, err, len);
 	for (int i = 0; !rc && i < ini.nr_jobs; i++)
@@ -1402,6 +1467,29 @@ int pb_jobs_load(const char *path, const char *adhoc_bench,
 	if (rc)
 		pb_jobset_free(js);
 	return rc;
+}
+
+int pb_jobs_load(const char *path, const char *adhoc_bench,
+		 const struct pb_kv *over, int nr_over, int nr_cpus,
+		 struct pb_jobset *js, char *err, size_t len)
+{
+	char *text = NULL;
+	size_t n = 0;
+	int rc;
+
+	memset(js, 0, sizeof(*js));
+	if (path && read_job_file(path, &text, &n, err, len))
+		return -1;
+	rc = jobs_load(path, text, n, adhoc_bench, over, nr_over, nr_cpus, js, err, len);
+	free(text);
+	return rc;
+}
+
+int pb_jobs_load_text(const char *name, const char *text, size_t n,
+		      const struct pb_kv *over, int nr_over, int nr_cpus,
+		      struct pb_jobset *js, char *err, size_t len)
+{
+	return jobs_load(name, text, n, NULL, over, nr_over, nr_cpus, js, err, len);
 }
 
 void pb_jobset_free(struct pb_jobset *js)

@@ -70,12 +70,19 @@ extern const struct pb_key pb_common_keys[];
  * Load a job file (path) or, when path is NULL, one ad-hoc job running
  * adhoc_bench.  over[] are command-line key=value overrides applied to
  * every job last.  nr_cpus is what "all" means for sweep keys.
+ * A job file is a regular file (not a FIFO, a device or a folder) of at
+ * most 1 MiB, lines of at most 4096 bytes, no NUL byte; a UTF-8 byte order
+ * mark at its start is skipped.
  * Returns 0, or -1 with a message in err ("FILE:LINE: ..." for job files,
  * "--set KEY: ..." for overrides).
  */
 int pb_jobs_load(const char *path, const char *adhoc_bench,
 		 const struct pb_kv *over, int nr_over, int nr_cpus,
 		 struct pb_jobset *js, char *err, size_t len);
+/* The same on the text of a job file (n bytes, any bytes), name in messages. */
+int pb_jobs_load_text(const char *name, const char *text, size_t n,
+		      const struct pb_kv *over, int nr_over, int nr_cpus,
+		      struct pb_jobset *js, char *err, size_t len);
 void pb_jobset_free(struct pb_jobset *js);
 
 /* Parse text into the typed field of key k inside opts: 0, or -1 with err. */

@@ -73,7 +73,10 @@ static bool paths_has(const struct paths *p, const char *s)
 	return false;
 }
 
-/* Every *.json under dir (recursively). */
+/*
+ * Every *.json under dir (recursively), as compare reads a folder: regular
+ * files (a symlink to one too), not through symlinked folders (no cycles).
+ */
 static int scan(const char *dir, struct paths *out, int depth)
 {
 	DIR *d = opendir(dir);
@@ -89,12 +92,14 @@ static int scan(const char *dir, struct paths *out, int depth)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		if (stat(sub, &st))
+		if (lstat(sub, &st))
 			continue;
 		l = strlen(de->d_name);
 		if (S_ISDIR(st.st_mode) && depth < 8)
 			rc = scan(sub, out, depth + 1);
-		else if (S_ISREG(st.st_mode) && l > 5 && !strcmp(de->d_name + l - 5, ".json"))
+		else if (l > 5 && !strcmp(de->d_name + l - 5, ".json") &&
+			 (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && !stat(sub, &st) &&
+						  S_ISREG(st.st_mode))))
 			rc = paths_add(out, sub);
 	}
 	closedir(d);
@@ -157,20 +162,33 @@ static const char *base_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Label and job file of a result file; -1 when it is not one. */
-static int file_meta(const char *path, char *label, size_t llen, char *config, size_t clen)
+/*
+ * Label and job file of a result file: 0, or -1 with err saying why it
+ * cannot be used (unreadable, corrupt, not a result).
+ */
+static int file_meta(const char *path, char *label, size_t llen, char *config, size_t clen,
+		     char *err, size_t elen)
 {
-	json_t *root = json_load_file(path, 0, NULL);
 	const char *schema, *l, *cf;
+	json_error_t je;
+	struct stat st;
+	json_t *root;
+	int fd;
 
-	if (!root)
+	fd = pb_open_regular(path, &st, err, elen);
+	if (fd < 0)
 		return -1;
+	root = json_loadfd(fd, 0, &je);
+	close(fd);
+	if (!root)
+		return pb_errf(err, elen, 0, "%s: cannot read: %s (line %d)", path, je.text,
+			       je.line);
 	schema = json_string_value(json_object_get(root, "schema"));
 	l = json_string_value(json_object_get(root, "label"));
 	cf = json_string_value(json_object_get(root, "config"));
 	if (!schema || strcmp(schema, "pinbench-result/1") || !l) {
 		json_decref(root);
-		return -1;
+		return pb_errf(err, elen, 0, "%s: not a pinbench result with a label", path);
 	}
 	snprintf(label, llen, "%s", l);
 	pb_str_clean(label);
@@ -179,34 +197,44 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 	return 0;
 }
 
-/* The files of the newest label before n->label that ran the same job file. */
+/*
+ * The files of the newest label before n->label that ran the same job
+ * file.  A file that cannot be read goes to skipped ("PATH: why"): it
+ * might have been the one to compare with.
+ */
 static int earlier_files(const struct nightly *n, const struct paths *old, struct paths *out,
-			 char *best, size_t blen)
+			 struct paths *skipped, char *best, size_t blen)
 {
-	char label[128], config[PATH_MAX];
+	char label[128], config[PATH_MAX], err[PATH_MAX + 128];
+	struct paths cand = { 0 }, labels = { 0 };
 	const char *job = base_of(n->jobfile);
-	int i, pass;
+	int i, rc = 0;
 
 	best[0] = 0;
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < old->n; i++) {
-			if (file_meta(old->v[i], label, sizeof(label), config, sizeof(config)) ||
-			    !strcmp(label, n->label) || (config[0] && strcmp(config, job)) ||
-			    pb_version_cmp(label, n->label) > 0)
-				continue;
-			if (pass == 0 && (!best[0] || pb_version_cmp(label, best) > 0))
-				snprintf(best, blen, "%s", label);
-			if (pass == 1 && !strcmp(label, best) && paths_add(out, old->v[i]))
-				return -1;
+	for (i = 0; !rc && i < old->n; i++) {
+		if (file_meta(old->v[i], label, sizeof(label), config, sizeof(config),
+			      err, sizeof(err))) {
+			pb_str_clean(err);	/* a file name may hold anything */
+			rc = paths_add(skipped, err);
+			continue;
 		}
-		if (!best[0])
-			break;
+		if (!strcmp(label, n->label) || (config[0] && strcmp(config, job)) ||
+		    pb_version_cmp(label, n->label) > 0)
+			continue;
+		if (!best[0] || pb_version_cmp(label, best) > 0)
+			snprintf(best, blen, "%s", label);
+		rc = paths_add(&cand, old->v[i]) || paths_add(&labels, label) ? -1 : 0;
 	}
-	return 0;
+	for (i = 0; !rc && i < cand.n; i++)
+		if (!strcmp(labels.v[i], best))
+			rc = paths_add(out, cand.v[i]);
+	paths_free(&cand);
+	paths_free(&labels);
+	return rc;
 }
 
 static void report_head(FILE *f, const struct nightly *n, const char *best,
-			const struct paths *now, int run_rc)
+			const struct paths *now, const struct paths *skipped, int run_rc)
 {
 	char when[64];
 	time_t t = time(NULL);
@@ -224,6 +252,8 @@ static void report_head(FILE *f, const struct nightly *n, const char *best,
 			best, n->history);
 	else
 		fprintf(f, "- compared with: nothing (no earlier kernel in `%s`)\n", n->history);
+	for (i = 0; i < skipped->n; i++)
+		fprintf(f, "- **skipped**: `%s`\n", skipped->v[i]);
 	if (run_rc)
 		fprintf(f, "- **some jobs failed** (pinbench run exited %d)\n", run_rc);
 	fputc('\n', f);
@@ -231,7 +261,7 @@ static void report_head(FILE *f, const struct nightly *n, const char *best,
 
 /* Compare; write report.md (and report.png) beside the new result. */
 static int report(const struct nightly *n, const struct paths *now, const struct paths *prev,
-		  const char *best, int run_rc, int *regressions)
+		  const struct paths *skipped, const char *best, int run_rc, int *regressions)
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
 				 .baseline = best[0] ? best : NULL };
@@ -256,7 +286,7 @@ static int report(const struct nightly *n, const struct paths *now, const struct
 		rc = f ? 0 : -1;
 	}
 	if (!rc) {
-		report_head(f, n, best, now, run_rc);
+		report_head(f, n, best, now, skipped, run_rc);
 		*regressions = pb_cmp_report(&c, &o, f, err, sizeof(err));
 		if (*regressions >= 0)
 			fprintf(f, "**Verdict: %s.**\n\n", !best[0] ? "nothing to compare with" :
@@ -315,14 +345,20 @@ static int nightly_opts(int argc, char **argv, struct nightly *n)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	char *end, err[PB_LABEL_MAX + 200];
 	int ch, rc = 0, idx;
-	char *end;
 
 	optind = 0;
 	while (!rc && (ch = getopt_long(argc, argv, "qh", lo, &idx)) != -1) {
 		switch (ch) {
 		case 'H': n->history = optarg; break;
-		case 'l': snprintf(n->label, sizeof(n->label), "%s", optarg); break;
+		case 'l':
+			if (pb_label_check(optarg, err, sizeof(err))) {
+				fprintf(stderr, "pinbench nightly: --label %s\n", err);
+				return 2;
+			}
+			snprintf(n->label, sizeof(n->label), "%s", optarg);
+			break;
 		case 'P': n->plot = false; break;
 		case 'q': rc = forward(n, "-q", NULL); break;
 		case 'r': rc = forward(n, "--repeats", optarg); break;
@@ -353,9 +389,9 @@ static int nightly_opts(int argc, char **argv, struct nightly *n)
 int cmd_nightly(int argc, char **argv)
 {
 	struct nightly n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
-	struct paths before = { 0 }, after = { 0 }, now = { 0 }, prev = { 0 };
+	struct paths before = { 0 }, after = { 0 }, now = { 0 }, prev = { 0 }, skipped = { 0 };
 	int rc, run_rc, i, regressions = 0;
-	char best[128];
+	char best[128], err[PB_LABEL_MAX + 200];
 	struct utsname u;
 
 	rc = nightly_opts(argc, argv, &n);
@@ -363,6 +399,10 @@ int cmd_nightly(int argc, char **argv)
 		return rc == 3 ? 0 : rc;
 	if (!n.label[0] && !uname(&u))
 		snprintf(n.label, sizeof(n.label), "%s", u.release);
+	if (pb_label_check(n.label, err, sizeof(err))) {	/* the kernel release */
+		fprintf(stderr, "pinbench nightly: the default label (uname -r) %s\n", err);
+		return 2;
+	}
 	if (mkdir_p(n.history) || scan(n.history, &before, 0)) {
 		fprintf(stderr, "pinbench nightly: %s: %s\n", n.history, strerror(errno));
 		return 2;
@@ -378,18 +418,21 @@ int cmd_nightly(int argc, char **argv)
 		fprintf(stderr, "pinbench nightly: the run wrote no result under %s\n", n.history);
 		rc = 2;
 	}
-	if (!rc && earlier_files(&n, &before, &prev, best, sizeof(best)))
+	if (!rc && earlier_files(&n, &before, &prev, &skipped, best, sizeof(best)))
 		rc = 2;
+	for (i = 0; !rc && i < skipped.n; i++)
+		fprintf(stderr, "pinbench nightly: skipping %s\n", skipped.v[i]);
 	if (!rc && !best[0])
 		printf("pinbench nightly: no earlier kernel than %s in %s: nothing to compare\n",
 		       n.label, n.history);
 	if (!rc)
-		rc = report(&n, &now, &prev, best, run_rc, &regressions) ? 2 : 0;
+		rc = report(&n, &now, &prev, &skipped, best, run_rc, &regressions) ? 2 : 0;
 	if (!rc)
 		rc = regressions > 0 || run_rc ? 1 : 0;
 	paths_free(&before);
 	paths_free(&after);
 	paths_free(&now);
 	paths_free(&prev);
+	paths_free(&skipped);
 	return rc;
 }

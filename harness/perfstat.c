@@ -233,8 +233,18 @@ static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 	return 0;
 }
 
-/* One line: 0 (parsed or skipped), -1 ENOMEM */
-static int parse_line(struct pb_perfstat *ps, char *line)
+/* A count is a number of events: never negative, never NaN or infinite. */
+static int check_count(const struct pb_ps_event *ev, char *err, size_t len)
+{
+	if (ev->status != PB_PS_OK || (isfinite(ev->value) && ev->value >= 0))
+		return 0;
+	snprintf(err, len, "%s: %s count %.15g", ev->name,
+		 isfinite(ev->value) ? "negative" : "not a", ev->value);
+	return -2;
+}
+
+/* One line: 0 (parsed or skipped), -1 ENOMEM, -2 a bad count (err says which) */
+static int parse_line(struct pb_perfstat *ps, char *line, char *err, size_t len)
 {
 	struct pb_ps_event ev;
 	char *p = skip_ws(line);
@@ -251,37 +261,53 @@ static int parse_line(struct pb_perfstat *ps, char *line)
 	}
 	if (parse_csv_event(p, &ev)) {
 		ps->csv = true;
-		return add_event(ps, &ev);
+		return check_count(&ev, err, len) ?: add_event(ps, &ev);
 	}
 	if (parse_text_event(p, &ev))
-		return add_event(ps, &ev);
+		return check_count(&ev, err, len) ?: add_event(ps, &ev);
 	return 0;
 }
 
-int pb_perfstat_parse(const char *text, struct pb_perfstat *ps, char *err, size_t len)
+/* name: the file, in "FILE:LINE: ..." (NULL: "line LINE: ..."). */
+static int parse_text(const char *name, const char *text, struct pb_perfstat *ps,
+		      char *err, size_t len)
 {
 	const char *p = text;
+	int nr = 0, r;
 
 	memset(ps, 0, sizeof(*ps));
 	ps->elapsed_s = -1;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
-		char line[1024];
+		char line[1024], why[256];
 
 		snprintf(line, sizeof(line), "%.*s",
 			 (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
-		if (parse_line(ps, line)) {
+		nr++;
+		r = parse_line(ps, line, why, sizeof(why));
+		if (r) {
 			pb_perfstat_free(ps);
-			snprintf(err, len, "out of memory");
+			if (r == -1)
+				snprintf(err, len, "out of memory");
+			else if (name)
+				snprintf(err, len, "%s:%d: %s", name, nr, why);
+			else
+				snprintf(err, len, "line %d: %s", nr, why);
 			return -1;
 		}
 		p += n + (p[n] == '\n');
 	}
 	if (!ps->nr) {
-		snprintf(err, len, "no perf stat counts found");
+		snprintf(err, len, "%s%sno perf stat counts found", name ? name : "",
+			 name ? ": " : "");
 		return -1;
 	}
 	return 0;
+}
+
+int pb_perfstat_parse(const char *text, struct pb_perfstat *ps, char *err, size_t len)
+{
+	return parse_text(NULL, text, ps, err, len);
 }
 
 int pb_perfstat_load(const char *path, struct pb_perfstat *ps, char *err, size_t len)
@@ -307,13 +333,7 @@ int pb_perfstat_load(const char *path, struct pb_perfstat *ps, char *err, size_t
 		goto out;
 	}
 	buf[n] = '\0';
-	r = pb_perfstat_parse(buf, ps, err, len);
-	if (r) {
-		char msg[256];
-
-		snprintf(msg, sizeof(msg), "%s", err);
-		snprintf(err, len, "%s: %s", path, msg);
-	}
+	r = parse_text(f == stdin ? "stdin" : path, buf, ps, err, len);
 out:
 	free(buf);
 	if (f != stdin)

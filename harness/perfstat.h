@@ -9,7 +9,8 @@
  * percentage of measurement time, metric value, metric unit.  A leading
  * "CPUn" column (-A) is accepted; events met more than once (per CPU,
  * hybrid cpu_core/cpu_atom) are summed.  Text values use ',' as the
- * thousands separator (the C and English locales).
+ * thousands separator (the C and English locales).  A count that is
+ * negative, NaN or infinite is an error naming the line.
  *
  * Checks:
  *  - counter-multiplexed (warn): an event counted less than 100 % of the
@@ -55,9 +56,12 @@ struct pb_perfstat {
 	bool			csv;		/* at least one CSV line was read */
 };
 
-/* Parse the text of perf stat output.  0, or -1 with err (nothing found, ENOMEM). */
+/*
+ * Parse the text of perf stat output.  0, or -1 with err (nothing found,
+ * ENOMEM, "line N: cycles: negative count -5").
+ */
 int pb_perfstat_parse(const char *text, struct pb_perfstat *ps, char *err, size_t len);
-/* Parse a file ("-": stdin). */
+/* Parse a file ("-": stdin); errors name it ("FILE:LINE: ..."). */
 int pb_perfstat_load(const char *path, struct pb_perfstat *ps, char *err, size_t len);
 void pb_perfstat_free(struct pb_perfstat *ps);
 /* The event whose base name (modifiers, PMU prefix stripped) is name, or NULL. */

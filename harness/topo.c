@@ -8,6 +8,7 @@
  * then answered from that flat table; hwloc is asked only for the cache
  * shared by two PUs.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -85,6 +86,53 @@ static int set_xml(struct pb_topo *t, const char *path, char *err, size_t len)
 	return -1;
 }
 
+/*
+ * The PUs a synthetic description makes: the product of its levels'
+ * counts ("pack:2 core:4 pu:2" is 16), attributes in (...) and memory
+ * children in [...] aside; a level without a number counts 1 (hwloc says
+ * what is wrong with it).  Saturates at PB_TOPO_MAX_PUS + 1.
+ */
+unsigned long pb_topo_synthetic_pus(const char *spec)
+{
+	unsigned long pus = 1, n;
+	const char *p = spec, *tok;
+	int depth = 0;
+	char *end;
+
+	while (*p) {
+		if (*p == '(' || *p == '[') {
+			depth++;
+			p++;
+			continue;
+		}
+		if (*p == ')' || *p == ']') {
+			depth -= depth > 0;
+			p++;
+			continue;
+		}
+		if (depth || isspace((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		tok = p;	/* a level: "type:N", "N", "type" */
+		while (*p && !isspace((unsigned char)*p) && *p != '(' && *p != '[' && *p != ':')
+			p++;
+		if (*p == ':')
+			tok = ++p;
+		if (isdigit((unsigned char)*tok)) {
+			errno = 0;
+			n = strtoul(tok, &end, 10);
+			if (errno || (n && pus > (PB_TOPO_MAX_PUS + 1) / n))
+				return PB_TOPO_MAX_PUS + 1;
+			pus *= n;
+			p = end;
+		}
+		while (*p && !isspace((unsigned char)*p) && *p != '(' && *p != '[')
+			p++;
+	}
+	return pus > PB_TOPO_MAX_PUS ? PB_TOPO_MAX_PUS + 1 : pus;
+}
+
 static int set_source(struct pb_topo *t, const char *spec, char *err, size_t len)
 {
 	struct stat st;
@@ -100,6 +148,11 @@ static int set_source(struct pb_topo *t, const char *spec, char *err, size_t len
 	if (strchr(spec, '/') || strstr(spec, ".xml")) {
 		snprintf(err, len, "cannot read topology file '%s': %s", spec,
 			 errno ? strerror(errno) : "not a regular file");
+		return -1;
+	}
+	if (pb_topo_synthetic_pus(spec) > PB_TOPO_MAX_PUS) {
+		snprintf(err, len, "synthetic topology '%s': more than %d PUs (the product of "
+			 "its counts), the most pinbench plans on", spec, PB_TOPO_MAX_PUS);
 		return -1;
 	}
 	snprintf(t->source, sizeof(t->source), "synthetic \"%s\"", spec);

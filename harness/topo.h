@@ -30,10 +30,17 @@ enum pb_place_kind { PB_PLACE_PAIR, PB_PLACE_WORKERS };
 
 /*
  * Load this machine's topology (spec NULL), an hwloc synthetic
- * description ("pack:2 core:4 pu:2") or an hwloc XML file (a path that
- * exists).  0, or -1 with a message in err.
+ * description ("pack:2 core:4 pu:2", at most PB_TOPO_MAX_PUS PUs) or an
+ * hwloc XML file (a path that exists).  0, or -1 with a message in err.
  */
 int pb_topo_load(struct pb_topo **tp, const char *spec, char *err, size_t len);
+/*
+ * A synthetic description makes at most this many PUs (hwloc would spend
+ * minutes and gigabytes on "pack:256 core:64 pu:4" and more).
+ */
+#define PB_TOPO_MAX_PUS	4096
+/* The PUs a synthetic description makes, at most PB_TOPO_MAX_PUS + 1. */
+unsigned long pb_topo_synthetic_pus(const char *spec);
 void pb_topo_free(struct pb_topo *t);
 /* True when loaded from this machine (not synthetic, not XML). */
 bool pb_topo_is_this_system(const struct pb_topo *t);

@@ -23,4 +23,23 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 #include <stdbool.h>
 bool pb_str_clean(char *s);
 
+/*
+ * Open path for reading only when it is a regular file: a FIFO, a device,
+ * a socket or a directory is refused without blocking on it (O_NONBLOCK,
+ * then fstat).  st gets the file's identity and size.  Returns the file
+ * descriptor, or -1 with err "PATH: ..." ("not a regular file (a FIFO)").
+ */
+struct stat;
+int pb_open_regular(const char *path, struct stat *st, char *err, size_t len);
+
+/*
+ * A run label names a folder under -o and a row of compare: 1 to
+ * PB_LABEL_MAX characters among letters, digits and PB_LABEL_CHARS, not
+ * "." or "..".  0, or -1 with err saying what is wrong ("'a/b': '/' is
+ * not allowed ...", the label made safe to print).
+ */
+#define PB_LABEL_MAX	100
+#define PB_LABEL_CHARS	"._-+,:@~"
+int pb_label_check(const char *label, char *err, size_t len);
+
 #endif

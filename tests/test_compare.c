@@ -165,6 +165,141 @@ static void test_pooling(void **state)
 	pb_cmp_free(&c);
 }
 
+/* ---- file identity, unusable files ---- */
+
+static void mkdir_in(const char *name)
+{
+	char path[512];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void symlink_in(const char *target, const char *name)
+{
+	char path[512];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/*
+ * One file counts once however it is reached: twice on the line, through
+ * a symlink or a hard link, or through two folders that link to each
+ * other (symlinked folders are not walked).
+ */
+static void test_file_identity(void **state)
+{
+	struct pb_cmp c = { 0 };
+	const struct pb_cell *cell;
+	char a[512], b[512];
+	struct gen_spec s;
+
+	(void)state;
+	mkdir_in("id-a");
+	mkdir_in("id-b");
+	gen_defaults(&s);
+	s.label = "7.0";
+	gen(&s, "id-a/r.json");
+	s.label = "7.1";
+	s.seed = 2;
+	s.shift = 0.02;
+	gen(&s, "id-b/r.json");
+	symlink_in("../id-b", "id-a/to-b");
+	symlink_in("../id-a", "id-b/to-a");
+	symlink_in("../id-b", "id-a/linked.json");	/* a folder named *.json */
+	symlink_in("r.json", "id-a/again.json");
+	path_in(a, sizeof(a), "id-a/r.json");
+	path_in(b, sizeof(b), "id-a/hard.json");
+	assert_int_equal(link(a, b), 0);
+	load(&c, "id-a");
+	load(&c, "id-b");
+	load(&c, "id-a/r.json");
+	load(&c, "id-a/r.json");
+	load(&c, "id-b/to-a/again.json");
+	load(&c, "id-a/to-b");
+	assert_int_equal(c.nr_files, 2);
+	assert_int_equal(c.nr_groups, 2);
+	assert_int_equal(c.nr_skipped, 0);
+	cell = pb_cmp_cell(table(&c, "pingpong", "same-cpu"), pb_cmp_find_group(&c, "7.0"));
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 4);
+	cell = pb_cmp_cell(table(&c, "pingpong", "same-cpu"), pb_cmp_find_group(&c, "7.1"));
+	assert_int_equal(cell->n, 4);
+	pb_cmp_free(&c);
+}
+
+static void write_in(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	path_in(path, sizeof(path), name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static bool skipped_has(const struct pb_cmp *c, const char *name, const char *why)
+{
+	for (int i = 0; i < c->nr_skipped; i++)
+		if (strstr(c->skipped[i], name) && strstr(c->skipped[i], why))
+			return true;
+	return false;
+}
+
+/*
+ * In a folder, a truncated or corrupt file, a FIFO, a dangling symlink
+ * and another schema are skipped and noted; named on the line, each is
+ * an error naming it.  A FIFO never blocks the reader (alarm: a hang
+ * fails the test instead of stalling it).
+ */
+static void test_unusable_files(void **state)
+{
+	struct pb_cmp c = { 0 };
+	char path[512], err[512];
+	struct gen_spec s;
+	const char *bad[] = { "u/trunc.json", "u/fifo.json", "u/dangling.json",
+			      "u/other.json", "u/empty.json" };
+
+	(void)state;
+	mkdir_in("u");
+	gen_defaults(&s);
+	s.label = "8.0";
+	gen(&s, "u/good.json");
+	write_in("u/trunc.json", "{\"schema\": \"pinbench-result/1\", \"jobs\": [{\"na");
+	write_in("u/empty.json", "");
+	write_in("u/notes.txt", "not json, not *.json: not read");
+	path_in(path, sizeof(path), "u/fifo.json");
+	assert_int_equal(mkfifo(path, 0644), 0);
+	symlink_in("nowhere.json", "u/dangling.json");
+	s.schema = "other/1";
+	gen(&s, "u/other.json");
+	alarm(60);
+	load(&c, "u");
+	assert_int_equal(c.nr_files, 1);
+	assert_int_equal(c.nr_skipped, 5);
+	assert_true(skipped_has(&c, "u/trunc.json", "cannot read"));
+	assert_true(skipped_has(&c, "u/empty.json", "cannot read"));
+	assert_true(skipped_has(&c, "u/fifo.json", "not a regular file (a FIFO)"));
+	assert_true(skipped_has(&c, "u/dangling.json", "No such file"));
+	assert_true(skipped_has(&c, "u/other.json", "not a pinbench result"));
+	pb_cmp_free(&c);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path_in(path, sizeof(path), bad[i]);
+		err[0] = '\0';
+		assert_int_equal(pb_cmp_load(&c, path, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, bad[i]));
+		assert_int_equal(c.nr_files, 0);
+		pb_cmp_free(&c);
+	}
+	assert_int_equal(pb_cmp_load(&c, "/dev/null", err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+	pb_cmp_free(&c);
+	alarm(0);
+}
+
 static void test_missing_and_skipped(void **state)
 {
 	struct gen_spec s;
@@ -687,6 +822,8 @@ int main(void)
 		cmocka_unit_test(test_version_order),
 		cmocka_unit_test(test_order_given_and_version),
 		cmocka_unit_test(test_pooling),
+		cmocka_unit_test(test_file_identity),
+		cmocka_unit_test(test_unusable_files),
 		cmocka_unit_test(test_missing_and_skipped),
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_exit_codes),

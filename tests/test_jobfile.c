@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobfile.h"
@@ -633,6 +634,119 @@ static void test_bad_files(void **state)
 }
 
 /* ---------------------------------------------------------------- */
+/* Bounded input: what a job file may be */
+
+#define JOB_TMP	"/tmp/pb-jobfile-XXXXXX"
+
+/* A new job file holding n bytes of text; its path in path[sizeof(JOB_TMP)]. */
+static void write_job(char *path, const char *text, size_t n)
+{
+	int fd;
+
+	memcpy(path, JOB_TMP, sizeof(JOB_TMP));
+	fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+}
+
+static void load_text_fails(const char *text, size_t n, const char *fmt, ...)
+{
+	char path[sizeof(JOB_TMP)], expect[1100], want[1024];
+	va_list ap;
+
+	write_job(path, text, n);
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	snprintf(expect, sizeof(expect), "%s%s", path, want);
+	load_fails(path, NULL, NULL, 0, 4, expect);
+	unlink(path);
+}
+
+/*
+ * Only regular files: a FIFO, a device, a folder are refused at once
+ * (alarm: a read that blocks fails the test instead of hanging it).
+ */
+static void test_not_regular(void **state)
+{
+	char dir[] = "/tmp/pb-jobfile-XXXXXX", fifo[64], expect[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/job.ini", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(60);
+	snprintf(expect, sizeof(expect), "%s: not a regular file (a FIFO)", fifo);
+	load_fails(fifo, NULL, NULL, 0, 4, expect);
+	load_fails("/dev/zero", NULL, NULL, 0, 4,
+		   "/dev/zero: not a regular file (a character device)");
+	snprintf(expect, sizeof(expect), "%s: not a regular file (a directory)", dir);
+	load_fails(dir, NULL, NULL, 0, 4, expect);
+	alarm(0);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+/* At most 1 MiB, lines of at most 4096 bytes. */
+static void test_size_limits(void **state)
+{
+	size_t big = (1 << 20) + 1;
+	char *text = malloc(big), path[sizeof(JOB_TMP)];
+	struct pb_jobset js;
+	int n;
+
+	(void)state;
+	assert_non_null(text);
+	/* a line of exactly 4096 bytes is fine, one more is not */
+	n = snprintf(text, big, "[a]\nbench=pipe\n");
+	memset(text + n, '#', 4096);
+	text[n + 4096] = '\n';
+	write_job(path, text, n + 4097);
+	load_ok(path, NULL, NULL, 0, 4, &js);
+	assert_int_equal(js.nr, 1);
+	pb_jobset_free(&js);
+	unlink(path);
+	memset(text + n, '#', 4097);
+	text[n + 4097] = '\n';
+	load_text_fails(text, n + 4098, ":3: line longer than 4096 bytes");
+	/* without a newline at the end too */
+	load_text_fails(text, n + 4097, ":3: line longer than 4096 bytes");
+	/* the whole file: 1 MiB of short comment lines, then one byte more */
+	n = snprintf(text, big, "[a]\nbench=pipe\n");
+	for (size_t i = n; i < big; i++)
+		text[i] = i % 64 == 63 ? '\n' : '#';
+	load_text_fails(text, big, ": larger than 1048576 bytes (not a job file?)");
+	free(text);
+}
+
+/* A NUL byte is an error naming the line; a UTF-8 byte order mark is skipped. */
+static void test_nul_and_bom(void **state)
+{
+	static const char nul[] = "[a]\nbench=pi\0pe\n";
+	static const char bom[] = "\xef\xbb\xbf[a]\nbench=pipe\nsize=8\n";
+	static const char mid[] = "[a]\nbench=pipe\n\xef\xbb\xbf" "size=8\n";
+	char path[sizeof(JOB_TMP)];
+	struct pb_jobset js;
+
+	(void)state;
+	load_text_fails(nul, sizeof(nul) - 1, ":2: a NUL byte in the line (not a text file?)");
+	write_job(path, bom, sizeof(bom) - 1);
+	load_ok(path, NULL, NULL, 0, 4, &js);
+	assert_int_equal(js.nr, 1);
+	assert_string_equal(js.jobs[0].name, "a");
+	assert_kv(&js.jobs[0], "size", "8", path, 3);
+	pb_jobset_free(&js);
+	unlink(path);
+	/* a BOM anywhere else is not skipped: part of the key, an error */
+	write_job(path, mid, sizeof(mid) - 1);
+	assert_int_equal(pb_jobs_load(path, NULL, NULL, 0, 4, &js, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":3: "));
+	unlink(path);
+}
+
+/* ---------------------------------------------------------------- */
 /* pb_key_parse and pb_key_describe */
 
 struct parse_opts {
@@ -826,6 +940,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sweep_errors),
 		cmocka_unit_test(test_sweep_pairs),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_size_limits),
+		cmocka_unit_test(test_nul_and_bom),
 		cmocka_unit_test(test_key_parse),
 		cmocka_unit_test(test_key_describe),
 		cmocka_unit_test(test_common_keys),

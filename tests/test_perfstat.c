@@ -223,6 +223,48 @@ static void test_edge_lines(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x"));
 }
 
+/* A count is never negative (nor NaN or infinite): an error naming the line. */
+static void test_bad_counts(void **state)
+{
+	char path[] = "/tmp/pb-perfstat-XXXXXX", err[512], want[600];
+	struct pb_perfstat ps;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(pb_perfstat_parse("  1,000.00 msec task-clock\n"
+					   "  -1,500,000  cycles\n", &ps, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 2: cycles: negative count -1500000");
+	assert_null(ps.ev);
+	assert_int_equal(pb_perfstat_parse("1000.00,msec,task-clock,1000000000,100.00,,\n"
+					   "\n-5,,instructions,1000000000,100.00,,\n",
+					   &ps, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 3: instructions: negative count -5");
+	assert_int_equal(pb_perfstat_parse("CPU3,-7,,cycles,500000000,100.00,,\n", &ps, err,
+					   sizeof(err)), -1);
+	assert_string_equal(err, "line 1: cycles: negative count -7");
+	assert_int_equal(pb_perfstat_parse("  nan  cycles\n", &ps, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 1: cycles: not a count nan");
+	assert_int_equal(pb_perfstat_parse("inf,,cycles,1,100.00,,\n", &ps, err, sizeof(err)),
+			 -1);
+	assert_string_equal(err, "line 1: cycles: not a count inf");
+	/* zero is a count; "-0" too */
+	parse_str("  0  cycles\n  -0  instructions\n", &ps);
+	assert_int_equal(ps.nr, 2);
+	pb_perfstat_free(&ps);
+	/* from a file: FILE:LINE */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("# started on today\n\n Performance counter stats for 'true':\n\n"
+	      "      1.00 msec task-clock\n  -42  context-switches\n", f);
+	fclose(f);
+	assert_int_equal(pb_perfstat_load(path, &ps, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s:6: context-switches: negative count -42", path);
+	assert_string_equal(err, want);
+	unlink(path);
+}
+
 /* No --nominal-mhz: this machine's nominal, with its source named. */
 static void test_detected_nominal(void **state)
 {
@@ -263,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_slow_full),
 		cmocka_unit_test(test_edge_lines),
+		cmocka_unit_test(test_bad_counts),
 		cmocka_unit_test(test_detected_nominal),
 	};
 

@@ -505,6 +505,35 @@ static void test_load_errors(void **state)
 	unlink(bad);
 }
 
+/*
+ * A synthetic description makes at most 4096 PUs: refused before hwloc
+ * builds it (it spent 30 s and 450 MB on pack:256 core:64 pu:4).
+ */
+static void test_synthetic_cap(void **state)
+{
+	struct pb_topo *t;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(pb_topo_synthetic_pus("pack:2 core:4 pu:2"), 16);
+	assert_int_equal(pb_topo_synthetic_pus("  pack:2\tcore:4  pu:2 "), 16);
+	assert_int_equal(pb_topo_synthetic_pus("2 4 2"), 16);
+	assert_int_equal(pb_topo_synthetic_pus("pack:2 [numa(memory=1GB)] core:3(indexes=0,1,2) "
+					      "pu:2"), 12);
+	assert_int_equal(pb_topo_synthetic_pus("(memory=8GB) pack:2 core:2"), 4);
+	assert_int_equal(pb_topo_synthetic_pus("pack:64 core:64 pu:1"), 4096);
+	assert_int_equal(pb_topo_synthetic_pus("pack:4097"), 4097);
+	assert_int_equal(pb_topo_synthetic_pus("pack:256 core:64 pu:4"), 4097);
+	assert_int_equal(pb_topo_synthetic_pus("pack:99999999999999999999999 pu:1"), 4097);
+	assert_int_equal(pb_topo_synthetic_pus("pack:65536 pu:65536 pu:65536 pu:65536"), 4097);
+	assert_load_fails("pack:256 core:64 pu:4",
+			  "synthetic topology 'pack:256 core:64 pu:4': more than 4096 PUs");
+	assert_load_fails("pack:4097 core:1", "more than 4096 PUs");
+	assert_int_equal(pb_topo_load(&t, "pack:64 core:64 pu:1", err, sizeof(err)), 0);
+	assert_int_equal(pb_topo_nr_cpus(t), 4096);
+	pb_topo_free(t);
+}
+
 static void test_load_xml(void **state)
 {
 	const char *spec = "pack:2 l3:2 core:2 pu:2";
@@ -703,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_scatter),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_synthetic_cap),
 		cmocka_unit_test(test_load_xml),
 		cmocka_unit_test(test_this_machine),
 		cmocka_unit_test(test_restricted_and_bind),

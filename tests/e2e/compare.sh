@@ -66,4 +66,44 @@ $PB compare --format json "$T/g" >"$T/o.json" 2>&1 &&
 	grep -q '"significant": true' "$T/o.json" && grep -q '"verdict": "regression"' "$T/o.json"
 ok $? "--format json has significant and verdict"
 
+# One file counts once: the same file twice, two folders linked to each
+# other (symlinked folders are not walked): n stays the files' own.
+mkdir "$T/x" "$T/y"
+$G -o "$T/x/r.json" --label 3.0 --seed 21 --repeats 2 &&
+	$G -o "$T/y/r.json" --label 3.1 --seed 22 --repeats 2 --shift 2 &&
+	ln -s ../y "$T/x/to-y" && ln -s ../x "$T/y/to-x"
+ok $? "two folders linked to each other"
+$PB compare --format json "$T/x" "$T/y" >"$T/o.json" 2>"$T/err"
+ok $? "compare of linked folders exits 0"
+check "linked folders: every cell n=2, not one per path" \
+	pyjson "$T/o.json" 'all(r["n"] == 2 for r in d["results"] if r["status"] == "ok")'
+$PB compare "$T/x" "$T/y" 2>&1 | head -n 1 >"$T/o"
+check "linked folders: 2 result files" grep -q "compare: 2 result files" "$T/o"
+$PB compare --format json "$T/x/r.json" "$T/x/r.json" "$T/y/to-x/r.json" >"$T/o.json" 2>&1
+check "a file named three times counts once" \
+	pyjson "$T/o.json" 'all(r["n"] == 2 for r in d["results"] if r["status"] == "ok")'
+
+# Unusable files in a folder: skipped with a warning naming each; named
+# on the line, an error.  A FIFO never blocks.
+mkdir "$T/u"
+cp "$T/x/r.json" "$T/u/good.json"
+head -c 300 "$T/x/r.json" >"$T/u/trunc.json"
+mkfifo "$T/u/fifo.json"
+timeout 20 $PB compare "$T/u" >"$T/o" 2>"$T/err"
+rc=$?
+WHY=$T/err
+ok $rc "a folder with a truncated file and a FIFO: exit 0 (exit $rc)"
+check "the truncated file is skipped with a warning" \
+	grep -q "^pinbench compare: skipping $T/u/trunc.json: cannot read" "$T/err"
+check "the FIFO is skipped with a warning" \
+	grep -q "^pinbench compare: skipping $T/u/fifo.json: not a regular file (a FIFO)" "$T/err"
+check "the good file is compared" grep -q "compare: 1 result file," "$T/o"
+WHY=
+exits2 "a truncated file named on the line" "trunc.json: cannot read" \
+	$PB compare "$T/u/trunc.json"
+exits2 "a FIFO named on the line" "fifo.json: not a regular file" \
+	timeout 20 $PB compare "$T/u/fifo.json"
+exits2 "plot: a FIFO named on the line" "fifo.json: not a regular file" \
+	timeout 20 $PB plot "$T/u/fifo.json" -o "$T/p.png"
+
 done_testing

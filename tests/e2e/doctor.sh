@@ -129,6 +129,10 @@ doc "" --nominal-mhz 3000
 check "--nominal-mhz without --perf-stat: exit 2" rc_is 2
 doc "" --format xml
 check "bad --format: exit 2" rc_is 2
+printf '  1,000.00 msec task-clock\n  -3,000,000  cycles\n' >"$T/neg.txt"
+doc "" --perf-stat "$T/neg.txt" --nominal-mhz 3000
+check "a negative count: exit 2 naming FILE:LINE" sh -c \
+	"[ \$(cat $T/rc) = 2 ] && grep -q 'neg.txt:2: cycles: negative count' $T/out"
 doc "" --perf-stat "$T/nonexistent"
 check "missing perf stat file: exit 2, named" sh -c "[ \$(cat $T/rc) = 2 ] && grep -q nonexistent $T/out"
 doc "" --help

@@ -1,42 +1,69 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The control-message parser of `pinbench server` under libFuzzer
-# (tests/fuzz/proto_fuzz.c), briefly: built with clang
-# -fsanitize=fuzzer,address when clang and libFuzzer are present, run for
-# FUZZ_SECONDS (default 15) from the seed corpus tests/fuzz/corpus/ (new
-# inputs go to a scratch folder, the seeds are not changed).  TAP.
+# The parsers of untrusted input under libFuzzer, briefly: the control
+# messages of `pinbench server` (tests/fuzz/proto_fuzz.c, seeds in
+# tests/fuzz/corpus/), job files (jobfile_fuzz.c, corpus-jobfile/) and
+# perf stat output (perfstat_fuzz.c, corpus-perfstat/).  Built with clang
+# -fsanitize=fuzzer,address when clang and libFuzzer are present (the
+# harness compiled once, linked into each target), each run for
+# FUZZ_SECONDS (default 10) from its seeds (new inputs go to a scratch
+# folder, the seeds are not changed).  TAP.
 . "$(dirname "$0")/lib.sh"
-SECS=${FUZZ_SECONDS:-15}
+SECS=${FUZZ_SECONDS:-10}
 if ! command -v clang >/dev/null 2>&1; then
-	skip "no clang/libFuzzer"
+	skip "no clang/libFuzzer: clang is not installed"
 	done_testing
 	exit 0
 fi
-SRC="tests/fuzz/proto_fuzz.c $(ls harness/*.c benches/*.c | grep -v '^harness/main.c$')"
-# shellcheck disable=SC2086
-if ! clang -g -O1 -fsanitize=fuzzer,address -std=gnu11 -D_GNU_SOURCE \
-	-DPB_VERSION=\"fuzz\" -Iharness -Ibenches \
-	$(pkg-config --cflags hwloc jansson 2>/dev/null) -o "$T/proto_fuzz" $SRC \
-	$(pkg-config --libs hwloc jansson 2>/dev/null) -lpfm -lpthread -lm >"$T/cc" 2>&1; then
-	if grep -q -i "fuzzer" "$T/cc"; then
-		skip "no clang/libFuzzer (libclang-rt-dev missing)"
-		done_testing
-		exit 0
-	fi
-	comment "$T/cc" 20
-	ok 1 "the fuzz target builds with clang"
+# shellcheck disable=SC2089,SC2090 # the quotes of "fuzz" are meant for the compiler
+CFL="-g -O1 -std=gnu11 -D_GNU_SOURCE -DPB_VERSION=\"fuzz\" -Iharness -Ibenches \
+	$(pkg-config --cflags hwloc jansson 2>/dev/null)"
+LIBS="$(pkg-config --libs hwloc jansson 2>/dev/null) -lpfm -lpthread -lm"
+
+# Does clang have libFuzzer here?  (libclang-rt-dev may be missing.)
+echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return !d && n; }' \
+	>"$T/probe.c"
+if ! clang -fsanitize=fuzzer,address -o "$T/probe" "$T/probe.c" >"$T/cc" 2>&1; then
+	skip "no clang/libFuzzer (libclang-rt-dev missing?): $(head -n 1 "$T/cc")"
 	done_testing
-	exit 1
+	exit 0
 fi
-ok 0 "the fuzz target builds with clang -fsanitize=fuzzer,address"
-mkdir -p "$T/corpus"
-"$T/proto_fuzz" -max_total_time="$SECS" -max_len=9000 -timeout=5 -rss_limit_mb=1024 \
-	-print_final_stats=1 -artifact_prefix="$T/" "$T/corpus" tests/fuzz/corpus \
-	>"$T/fuzz.log" 2>&1
-rc=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$T/fuzz.log")
-ok $rc "libFuzzer ${SECS} s on the control parser: no crash, leak or abort (${runs:-?} runs)"
-[ $rc = 0 ] || grep -E "ERROR|SUMMARY|==" "$T/fuzz.log" | head -n 20 | sed 's/^/# /'
-[ -n "$runs" ] && [ "$runs" -gt 100 ]
-ok $? "the fuzzer really ran (more than 100 inputs)"
+
+# The harness once, instrumented for the fuzzer, without its main().
+mkdir "$T/obj"
+rc=0
+for f in harness/*.c benches/*.c; do
+	[ "$f" = harness/main.c ] && continue
+	o=$T/obj/$(echo "$f" | tr / _).o
+	# shellcheck disable=SC2086,SC2090
+	clang $CFL -fsanitize=fuzzer-no-link,address -c -o "$o" "$f" >>"$T/cc" 2>&1 || rc=1
+done
+ok $rc "the harness builds with clang -fsanitize=fuzzer-no-link,address" "$T/cc"
+[ $rc = 0 ] || { done_testing; exit 1; }
+
+# fuzz NAME CORPUS WHAT MAXLEN: build tests/fuzz/NAME_fuzz.c, run it SECS s
+fuzz() {
+	_name=$1
+	_seeds=$2
+	_what=$3
+	_max=$4
+	# shellcheck disable=SC2086,SC2090
+	clang $CFL -fsanitize=fuzzer,address -o "$T/$_name" "tests/fuzz/${_name}_fuzz.c" \
+		"$T"/obj/*.o $LIBS >"$T/cc.$_name" 2>&1
+	ok $? "the $_what target builds (tests/fuzz/${_name}_fuzz.c)" "$T/cc.$_name" || return 1
+	mkdir -p "$T/new-$_name"
+	"$T/$_name" -max_total_time="$SECS" -max_len="$_max" -timeout=5 -rss_limit_mb=1024 \
+		-print_final_stats=1 -artifact_prefix="$T/$_name-" "$T/new-$_name" "$_seeds" \
+		>"$T/$_name.log" 2>&1
+	_rc=$?
+	_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$T/$_name.log")
+	ok $_rc "libFuzzer ${SECS} s on the $_what: no crash, leak or abort (${_runs:-?} runs)"
+	[ $_rc = 0 ] || grep -E "ERROR|SUMMARY|==|Test unit written" "$T/$_name.log" |
+		head -n 20 | sed 's/^/# /'
+	[ -n "$_runs" ] && [ "$_runs" -gt 100 ]
+	ok $? "the $_what fuzzer really ran (more than 100 inputs)"
+}
+fuzz proto tests/fuzz/corpus "control parser" 9000
+fuzz jobfile tests/fuzz/corpus-jobfile "job-file parser" 8192
+fuzz perfstat tests/fuzz/corpus-perfstat "perf stat reader" 8192
 done_testing

@@ -74,4 +74,23 @@ rc=$?
 grep -q "compared with: \*\*6.1.0-18-amd64\*\*" "$T/h/6.1.0-19-amd64/report.md"
 ok $? "nightly compares with the newest earlier kernel (exit $rc)"
 
+# A truncated result of a newer earlier kernel is said (stderr and
+# report.md), not silently passed over for an older one; a symlink loop in
+# the history is not walked (the new result is listed once).
+mkdir "$T/h/6.1.0-20-amd64"
+head -c 200 "$(ls "$T"/h/6.1.0-19-amd64/*.json | head -n 1)" >"$T/h/6.1.0-20-amd64/x-quick.json"
+ln -s .. "$T/h/6.1.0-19-amd64/loop"
+FAKE_SEED=4 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
+	--label 6.1.0-21-amd64 --no-plot >"$T/n4" 2>"$T/e4"
+rc=$?
+md=$T/h/6.1.0-21-amd64/report.md
+WHY=$T/e4
+grep -q "^pinbench nightly: skipping $T/h/6.1.0-20-amd64/x-quick.json: cannot read" "$T/e4"
+ok $? "nightly warns about a truncated earlier result, naming it (exit $rc)"
+grep -q "skipped.*6.1.0-20-amd64/x-quick.json: cannot read" "$md"
+ok $? "report.md lists the skipped file" "$md"
+[ "$(grep -c '^- result: ' "$md")" = 1 ]
+ok $? "a symlink loop in the history: the new result listed once" "$md"
+WHY=
+
 done_testing

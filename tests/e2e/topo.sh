@@ -106,6 +106,12 @@ fails_usage "a bad synthetic spec" --topology "pack:x"
 grep -q "'pack:x'" "$T/err"
 ok $? "the message names the bad spec"
 fails_usage "a missing XML file" --topology /nonexistent/machine.xml
+# hwloc spent 30 s and 450 MB on this; refused at once (timeout: a regression fails, not stalls)
+exits2 "a synthetic topology of 65536 PUs, refused at once" \
+	"'pack:256 core:64 pu:4': more than 4096 PUs" \
+	timeout 20 "$PB" topo --topology "pack:256 core:64 pu:4"
+exits2 "the same for run --dry-run" "more than 4096 PUs" \
+	timeout 20 "$PB" run --dry-run --topology "pack:4097" configs/quick.ini
 fails_usage "--format xml" --format xml
 fails_usage "an unknown option" --frobnicate
 fails_usage "a stray argument" stray
