@@ -75,6 +75,8 @@ struct pb_role_ctx {
 	int		nr_windows;
 	struct timespec	lat_t0;
 	char		*err;		/* failure reason, PB_ERR_MAX */
+	/* pinbench server's roles: the client's host, the only one answered; else NULL */
+	const struct sockaddr	*client;
 };
 
 #define PB_ERR_MAX	256

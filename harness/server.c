@@ -269,7 +269,7 @@ static int roles_start(struct session *x)
 		r->b = x->b;
 		r->c = (struct pb_role_ctx){ .role = 1, .instance = i, .nr_instances = x->nr,
 			.cpu = x->cpu, .opts = x->opts, .shared = x->setup.shared,
-			.slot = &x->slots[i],
+			.slot = &x->slots[i], .client = (struct sockaddr *)&x->peer,
 			.stopflag = &x->stop, .err = r->err };
 		if (pthread_create(&r->th, NULL, role_thread, r)) {
 			x->nr = i;

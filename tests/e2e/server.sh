@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
 # rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
-# injected loss that never hangs, refusals with clear reasons, hostile and
+# injected loss that never hangs, UDP data ports that answer only the
+# session's client, refusals with clear reasons, hostile and
 # truncated control frames (tests/e2e/server_frames.py) that never crash or
 # hang the server, the session cap, the stall timeout, a parameter mismatch
 # from a fake server, and a clean SIGTERM.  As root with iproute2: the same
@@ -118,6 +119,15 @@ for c in http trunc-header trunc-body oversized version type not-hello binary no
 	ok $([ "$r" = closed ] || case $r in error:*) true ;; *) false ;; esac; echo $?) \
 		"frame '$c': the server closes or refuses ($r)"
 done
+# 127.0.0.2 is another host to the server (the control connection is from 127.0.0.1)
+ANSWERED="other=0 other_full=0 wrong_size=0 client=65507 other_port=0 other_after=0"
+ANSWERED="$ANSWERED client_again=65507 replies=2"
+r=$(timeout 30 $FR "$PORT" amplify)
+ok $([ "$r" = "$ANSWERED" ]; echo $?) \
+	"udpping size=65507: only the client's port, 65507-byte requests, answered ($r)"
+r=$(timeout 30 $FR "$PORT" amplify-rr)
+ok $([ "$r" = "$ANSWERED" ]; echo $?) \
+	"rr udp request=8 response=65507: only the client's 8-byte requests answered ($r)"
 for c in bad-bench exec bad-param bad-key bad-field bad-cpu instances too-long; do
 	r=$(timeout 20 $FR "$PORT" $c)
 	ok $(case $r in error:?*) true ;; *) false ;; esac; echo $?) \

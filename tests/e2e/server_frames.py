@@ -41,6 +41,35 @@ def answer(s):
     return "other:%d" % typ
 
 
+def fields_of(s):
+    """One whole frame from s: (type, {key: value}), or (None, {}) when closed."""
+    data = b""
+    while len(data) < 12 or len(data) < 12 + struct.unpack(">I", data[8:12])[0]:
+        chunk = s.recv(65536)
+        if not chunk:
+            return None, {}
+        data += chunk
+    body = data[12:].decode(errors="replace")
+    return (struct.unpack(">H", data[6:8])[0],
+            dict(l.split("=", 1) for l in body.splitlines() if "=" in l))
+
+
+def udp_probe(port, size, src="127.0.0.1", sock=None, wait=0.3):
+    """Send size bytes to the data port from src (or sock): the reply's size, 0 for none."""
+    u = sock or socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    if not sock:
+        u.bind((src, 0))
+    u.settimeout(wait)
+    try:
+        u.sendto(b"\x01" * size, ("127.0.0.1", port))
+        return len(u.recv(70000))
+    except (socket.timeout, ConnectionRefusedError):
+        return 0
+    finally:
+        if not sock:
+            u.close()
+
+
 def conn(timeout=8.0):
     s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     s.settimeout(timeout)
@@ -103,6 +132,33 @@ elif case == "busy":		# hold N-1... connections: argv[3] stalled ones, then one 
     print("busy" if answer(s).startswith("error:busy") else "not-busy")
     for h in held:
         h.close()
+elif case in ("amplify", "amplify-rr"):	# who the UDP data port answers, and how much
+    # udpping size=65507, or rr udp request=8 response=65507.  127.0.0.2 is
+    # another host as far as the server knows (the control connection is
+    # from 127.0.0.1).  Prints the bytes each datagram got back (0: none).
+    req = 65507 if case == "amplify" else 8
+    body = (HELLO.replace("p.size=1", "p.size=65507") if case == "amplify" else
+            HELLO.replace("udpping", "rr").replace(
+                "p.size=1", "p.proto=udp\np.request=8\np.response=65507"))
+    s = conn()
+    s.sendall(frame(1, body))
+    typ, f = fields_of(s)
+    if typ != 2:
+        print("not-ready:%s" % f.get("reason", typ))
+        sys.exit(0)
+    port = int(f["ports"])
+    out = [("other", udp_probe(port, 1, "127.0.0.2")),
+           ("other_full", udp_probe(port, req, "127.0.0.2")),
+           ("wrong_size", udp_probe(port, 1))]
+    a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    a.bind(("127.0.0.1", 0))
+    out += [("client", udp_probe(port, req, sock=a)),
+            ("other_port", udp_probe(port, req)),
+            ("other_after", udp_probe(port, req, "127.0.0.2")),
+            ("client_again", udp_probe(port, req, sock=a))]
+    s.sendall(frame(4, ""))
+    typ, f = fields_of(s)
+    print(" ".join("%s=%d" % kv for kv in out) + " replies=%s" % f.get("ops", "?"))
 elif case == "fuzz":		# many random and truncated frames in a row
     random.seed(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     for i in range(60):
