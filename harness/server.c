@@ -29,7 +29,9 @@
 #include "netutil.h"
 #include "proto.h"
 
-#define HANDSHAKE_MS	10000	/* HELLO, and the data connections */
+#define HANDSHAKE_MS	10000	/* HELLO, the data connections, a frame once begun */
+#define IDLE_S		30	/* --idle-timeout default */
+#define IDLE_POLL_MS	1000	/* how often a session looks at its replies */
 
 struct srv {
 	char			bind[128];
@@ -37,6 +39,7 @@ struct srv {
 	cpu_set_t		cpus;
 	int			max_sessions;
 	int			session_timeout;	/* s */
+	int			idle_timeout;		/* s */
 	struct sockaddr_storage	addr;			/* bound control address */
 	socklen_t		alen;
 	int			lfd;
@@ -65,6 +68,7 @@ struct session {
 	int			nr;
 	int			cpu;
 	long			max_s;
+	long			idle_ms;
 	uint16_t		ports[PB_PEER_MAX_INSTANCES];
 	struct pb_setup_ctx	setup;
 	struct pb_slot		*slots;
@@ -121,6 +125,9 @@ static const char server_help[] =
 "      --cpus LIST           CPUs a client may ask for (default: all of this machine)\n"
 "      --max-sessions N      sessions at a time, 1..64 (default 4)\n"
 "      --session-timeout SEC longest session, 1..86400 s (default 3600)\n"
+"      --idle-timeout SEC    hang up on a session that has had no request answered\n"
+"                            for SEC s, 1..3600 (default 30; at least twice the\n"
+"                            job's timeout_ms)\n"
 "  -h, --help                this text\n"
 "\nexit: 0 stopped by SIGINT/SIGTERM, 1 cannot listen, 2 usage error\n";
 
@@ -130,6 +137,7 @@ static const struct option server_longopts[] = {
 	{ "cpus",		required_argument, NULL, 'c' },
 	{ "max-sessions",	required_argument, NULL, 'm' },
 	{ "session-timeout",	required_argument, NULL, 't' },
+	{ "idle-timeout",	required_argument, NULL, 'i' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -190,6 +198,7 @@ static int server_opts(int argc, char **argv, struct srv *s)
 	s->port = PB_SERVER_PORT;
 	s->max_sessions = 4;
 	s->session_timeout = 3600;
+	s->idle_timeout = IDLE_S;
 	sched_getaffinity(0, sizeof(s->cpus), &s->cpus);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", server_longopts, &li)) != -1) {
@@ -205,6 +214,11 @@ static int server_opts(int argc, char **argv, struct srv *s)
 			if (num(optarg, 1, 86400, &v))
 				goto bad;
 			s->session_timeout = (int)v;
+			break;
+		case 'i':
+			if (num(optarg, 1, 3600, &v))
+				goto bad;
+			s->idle_timeout = (int)v;
 			break;
 		case 'c':
 			if (cpus_parse(optarg, &s->cpus, err, sizeof(err))) {
@@ -311,20 +325,43 @@ static uint64_t roles_stop(struct session *x, char *err, size_t len)
 	return ops;
 }
 
+/* Replies the roles have sent so far. */
+static uint64_t roles_ops(const struct session *x)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; x->slots && i < x->nr; i++)
+		n += __atomic_load_n(&x->slots[i].ops, __ATOMIC_RELAXED);
+	return n;
+}
+
 /* -------------------------------------------------------- a session */
 
-static void refuse(struct session *x, const char *why)
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void send_error(struct session *x, const char *why)
 {
 	struct pb_msg *m = malloc(sizeof(*m));
 	char e[PB_ERR_MAX];
 
-	slog("session %d (%s): refused: %s", x->id, x->from, why);
 	if (!m)
 		return;
 	pb_msg_init(m, PB_MSG_ERROR);
 	pb_msg_add(m, "reason", "%.400s", why);
 	pb_proto_send(x->fd, m, e, sizeof(e));
 	free(m);
+}
+
+static void refuse(struct session *x, const char *why)
+{
+	slog("session %d (%s): refused: %s", x->id, x->from, why);
+	send_error(x, why);
 }
 
 static const char *const hello_fields[] = { "bench", "cpu", "instances", "max_s", NULL };
@@ -345,6 +382,24 @@ static int hello_fields_check(const struct pb_msg *m, char *err, size_t len)
 		}
 	}
 	return 0;
+}
+
+/*
+ * --idle-timeout, or twice the job's timeout_ms when that is longer: the
+ * client's wait for a lost reply must not look like a silent client.
+ */
+static long idle_ms(const struct session *x)
+{
+	long ms = x->s->idle_timeout * 1000L, t;
+
+	for (const struct pb_key *k = x->b->keys; k && k->name; k++) {
+		if (strcmp(k->name, "timeout_ms") || k->type != PB_T_INT)
+			continue;
+		memcpy(&t, (const char *)x->opts + k->off, sizeof(t));
+		if (2 * t > ms)
+			ms = 2 * t;
+	}
+	return ms;
 }
 
 static int hello_check(struct session *x, const struct pb_msg *m, char *err, size_t len)
@@ -381,6 +436,7 @@ static int hello_check(struct session *x, const struct pb_msg *m, char *err, siz
 				pb_params_instances(x->b, x->opts)), -1;
 	if (x->b->check && x->b->check(x->opts, x->nr, e))
 		return snprintf(err, len, "%s", e), -1;
+	x->idle_ms = idle_ms(x);
 	return 0;
 }
 
@@ -405,10 +461,42 @@ static int send_ready(struct session *x, struct pb_msg *m, char *err, size_t len
 	return pb_proto_send(x->fd, m, err, len);
 }
 
-/* Until STOP (0), or -1 with the reason: closed, malformed, timed out. */
-static int wait_stop(struct session *x, struct pb_msg *m, char *err, size_t len)
+/*
+ * Until STOP (0), or -1 with the reason: closed, malformed, over max_s,
+ * or idle (*idle): no request answered and no frame for x->idle_ms.  A
+ * frame once begun must be whole within HANDSHAKE_MS.
+ */
+static int wait_stop(struct session *x, struct pb_msg *m, bool *idle, char *err, size_t len)
 {
-	if (pb_proto_recv(x->fd, m, (int)x->max_s * 1000, err, len))
+	double now = mono_ms(), end = now + x->max_s * 1e3, last = now;
+	uint64_t seen = roles_ops(x), ops;
+
+	*idle = false;
+	for (;;) {
+		struct pollfd p = { .fd = x->fd, .events = POLLIN };
+		double until = last + x->idle_ms < end ? last + x->idle_ms : end;
+		int r;
+
+		if (now >= end)
+			return snprintf(err, len, "no STOP within the job's %ld s", x->max_s), -1;
+		if (now >= last + x->idle_ms) {
+			*idle = true;
+			return snprintf(err, len, "idle: no request answered for %ld s",
+					x->idle_ms / 1000), -1;
+		}
+		r = poll(&p, 1, until - now < IDLE_POLL_MS ? (int)(until - now) + 1 : IDLE_POLL_MS);
+		if (r < 0 && errno != EINTR)
+			return snprintf(err, len, "poll: %s", strerror(errno)), -1;
+		if (r > 0)
+			break;
+		now = mono_ms();
+		ops = roles_ops(x);
+		if (ops != seen) {
+			seen = ops;
+			last = now;
+		}
+	}
+	if (pb_proto_recv(x->fd, m, HANDSHAKE_MS, err, len))
 		return -1;
 	if (m->type != PB_MSG_STOP)
 		return snprintf(err, len, "expected STOP, got %s", pb_msg_name(m->type)), -1;
@@ -422,6 +510,7 @@ static void run_session(struct session *x, struct pb_msg *m)
 		.timeout_ms = HANDSHAKE_MS, .opts = x->opts, .err = x->setup.err };
 	char err[PB_ERR_MAX] = "", rerr[PB_ERR_MAX] = "";
 	uint64_t ops;
+	bool idle;
 	int stopped;
 
 	if (x->b->peer_listen(&p))
@@ -435,11 +524,17 @@ static void run_session(struct session *x, struct pb_msg *m)
 	     x->cpu, x->nr, x->nr > 1 ? "s" : "", x->params);
 	if (roles_start(x)) {
 		snprintf(rerr, sizeof(rerr), "cannot start the server roles");
-		stopped = wait_stop(x, m, err, sizeof(err));
+		stopped = wait_stop(x, m, &idle, err, sizeof(err));
 	} else {
-		stopped = wait_stop(x, m, err, sizeof(err));
+		stopped = wait_stop(x, m, &idle, err, sizeof(err));
 	}
 	ops = x->roles ? roles_stop(x, rerr, sizeof(rerr)) : 0;
+	if (stopped && idle) {
+		char why[PB_ERR_MAX + 64];
+
+		snprintf(why, sizeof(why), "%s%s%.200s", err, *rerr ? "; " : "", rerr);
+		send_error(x, why);
+	}
 	if (stopped)
 		return slog("session %d (%s): ended: %s (%" PRIu64 " replies)", x->id, x->from,
 			    err, ops);
@@ -506,8 +601,9 @@ static int listen_on(struct srv *s)
 		return -1;
 	}
 	pb_sockaddr_text((struct sockaddr *)&s->addr, where, sizeof(where));
-	slog("listening on %s (CPUs %d offered, at most %d sessions of at most %d s)",
-	     where, CPU_COUNT(&s->cpus), s->max_sessions, s->session_timeout);
+	slog("listening on %s (CPUs %d offered, at most %d sessions of at most %d s, "
+	     "idle at most %d s)", where, CPU_COUNT(&s->cpus), s->max_sessions,
+	     s->session_timeout, s->idle_timeout);
 	return 0;
 }
 

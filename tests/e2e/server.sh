@@ -3,7 +3,7 @@
 # End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
 # rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
 # injected loss that never hangs, UDP data ports that answer only the
-# session's client, refusals with clear reasons, hostile and
+# session's client, refusals with clear reasons, the idle limit, hostile and
 # truncated control frames (tests/e2e/server_frames.py) that never crash or
 # hang the server, the session cap, the stall timeout, a parameter mismatch
 # from a fake server, and a clean SIGTERM.  As root with iproute2: the same
@@ -48,7 +48,8 @@ start_server() {
 ok $? "server --help exits 0"
 grep -q -- "--session-timeout" "$T/help"
 ok $? "server --help lists --session-timeout"
-for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--cpus 9999" \
+for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--idle-timeout 0" \
+	   "--idle-timeout 3601" "--cpus 9999" \
 	   "--cpus x" "--frobnicate" "extra"; do
 	# shellcheck disable=SC2086
 	"$PB" server $bad >/dev/null 2>"$T/err"
@@ -182,6 +183,29 @@ ok $(! pgrep -f "pinbench server --port 0 --session-timeout 4" >/dev/null; echo 
 	"no session process left behind"
 SRV=
 wait "$HOLD" 2>/dev/null
+
+# ------------------------------------------ silent after HELLO
+start_server "$T/idle.log" --idle-timeout 2 --max-sessions 2 --session-timeout 600 --cpus 0
+ok $([ -n "$PORT" ]; echo $?) "server with --idle-timeout 2 starts"
+$FR "$PORT" idle 600 25 >"$T/idle1" 2>&1 &
+I1=$!
+$FR "$PORT" idle 600 25 >"$T/idle2" 2>&1 &
+I2=$!
+wait "$I1" "$I2"
+for f in "$T/idle1" "$T/idle2"; do
+	r=$(cat "$f")
+	ok $(case $r in error:idle*) awk "BEGIN { exit !(${r##* } <= 10) }" ;; *) false ;; esac; \
+	     echo $?) "HELLO max_s=600, then silence: hung up on, idle limit 2 s ($r)"
+done
+"$PB" bench udpping cpus=0 peer="127.0.0.1:$PORT" --repeats 2 --duration 1.5 --warmup 0.1 \
+	--set events=none --set timeout=10 -q --format json -o "$T/o" >"$T/i.json" 2>"$T/err"
+check "the slots are free again; a job longer than the idle limit runs" pyjson "$T/i.json" \
+	"d['jobs'][0]['status'] == 'ok'"
+grep -q "ended: idle: no request answered for 2 s" "$T/idle.log"
+ok $? "the server logs the idle hang-up"
+kill -TERM "$SRV"
+wait "$SRV"
+SRV=
 
 # ------------------------------------ two namespaces, a veth pair
 NETNS=

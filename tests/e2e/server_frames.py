@@ -124,6 +124,16 @@ if case == "stall":		# connect, say nothing: the server must hang up
     t0 = time.time()
     r = answer(s)
     print("%s %.1f" % (r, time.time() - t0))
+elif case == "idle":		# HELLO max_s=argv[3], READY, then nothing: "REPLY SECONDS"
+    s = conn(timeout=float(sys.argv[4]) if len(sys.argv) > 4 else 30)
+    s.sendall(frame(1, HELLO.replace("max_s=3", "max_s=" + sys.argv[3])))
+    typ, f = fields_of(s)
+    if typ != 2:
+        print("not-ready:%s" % f.get("reason", typ))
+        sys.exit(0)
+    t0 = time.time()
+    r = answer(s)
+    print("%s %.1f" % (r, time.time() - t0))
 elif case == "busy":		# hold N-1... connections: argv[3] stalled ones, then one more
     held = [conn() for _ in range(int(sys.argv[3]))]
     time.sleep(0.5)
