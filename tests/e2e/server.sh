@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
 # rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
-# injected loss that never hangs, UDP data ports that answer only the
+# test-only keys refused from the network, UDP data ports that answer only the
 # session's client, refusals with clear reasons, the idle limit, hostile and
 # truncated control frames (tests/e2e/server_frames.py) that never crash or
 # hang the server, the session cap, the stall timeout, a parameter mismatch
@@ -103,10 +103,14 @@ check "rr udp across the protocol: ok" pyjson "$T/r2.json" \
 "$PB" bench udpping cpus=0 connected=1 poll=1 $P $SHORT -o "$T/o" >"$T/c.json" 2>"$T/err"
 check "udpping connected=1 poll=1 across the protocol: ok" pyjson "$T/c.json" \
 	"d['jobs'][0]['status'] == 'ok'"
-timeout 30 "$PB" bench udpping cpus=0 $P drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
-	>"$T/l.json" 2>"$T/err"
-check "server drops every 3rd datagram: counted lost, never hangs" pyjson "$T/l.json" \
-	"d['jobs'][0]['status'] == 'ok' and sum(r['lost'] for r in d['jobs'][0]['repeats']) > 0"
+for b in "udpping" "rr proto=udp"; do
+	# shellcheck disable=SC2086
+	timeout 30 "$PB" bench $b cpus=0 $P drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
+		>"$T/l.json" 2>"$T/err"
+	check "$b drop_every=3 (test only) across hosts: refused, the key named" \
+		pyjson "$T/l.json" "d['jobs'][0]['status'] == 'failed' and \
+		'drop_every' in d['jobs'][0]['reason'] and 'tests only' in d['jobs'][0]['reason']"
+done
 "$PB" bench udpping cpus=0 $P peer_cpu=1 $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
 check "peer_cpu not in the server's --cpus: failed, the server's reason" pyjson "$T/n.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'not offered' in d['jobs'][0]['reason']"
@@ -133,6 +137,11 @@ for c in bad-bench exec bad-param bad-key bad-field bad-cpu instances too-long; 
 	r=$(timeout 20 $FR "$PORT" $c)
 	ok $(case $r in error:?*) true ;; *) false ;; esac; echo $?) \
 		"HELLO '$c': refused with a reason (${r#error:})"
+done
+for c in test-key test-key-0 test-key-rr; do
+	r=$(timeout 20 $FR "$PORT" $c)
+	ok $(case $r in "error:"*"key 'drop_every' is for tests only"*) true ;; *) false ;; \
+	     esac; echo $?) "HELLO '$c': a test-only key is refused, named (${r#error:})"
 done
 timeout 120 $FR "$PORT" fuzz 7 >"$T/fz" 2>&1
 ok $([ "$(cat "$T/fz")" = done ]; echo $?) "60 random, cut and bit-flipped frames: answered"

@@ -97,6 +97,10 @@ cases = {
     "binary": lambda: frame(1, "bench=udp\x00ping\n"),
     "no-newline": lambda: frame(1, "bench=udpping"),
     "hello": lambda: frame(1, HELLO),
+    "test-key": lambda: frame(1, HELLO + "p.drop_every=3\n"),
+    "test-key-0": lambda: frame(1, HELLO + "p.drop_every=0\n"),
+    "test-key-rr": lambda: frame(1, HELLO.replace("udpping", "rr").replace(
+        "p.size=1", "p.proto=udp\np.drop_every=2")),
 }
 
 if case == "fake-server":	# a server whose effective parameters differ
