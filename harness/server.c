@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,6 +33,8 @@
 #define HANDSHAKE_MS	10000	/* HELLO, the data connections, a frame once begun */
 #define IDLE_S		30	/* --idle-timeout default */
 #define IDLE_POLL_MS	1000	/* how often a session looks at its replies */
+#define LOG_BURST	10	/* log lines of one kind a second; the rest summed up */
+#define LOG_KINDS	32
 
 struct srv {
 	char			bind[128];
@@ -96,19 +99,131 @@ static void on_usr1(int sig)
 	(void)sig;	/* interrupts a role's blocking call */
 }
 
-static void __attribute__((format(printf, 1, 2))) slog(const char *fmt, ...)
+/* ------------------------------------------------------------- log */
+
+/*
+ * The log is rate limited per kind of line (the format of the slog()
+ * call): LOG_BURST lines a second, then one "suppressed N similar lines"
+ * summary, so that 10,000 tiny connections do not make 10,000 lines.  The
+ * counts are in shared memory: the listener and every session process
+ * (forked, so a format has the same address in all of them) count together.
+ */
+struct log_kind {
+	const char	*fmt;
+	time_t		sec;		/* the second being counted */
+	int		lines;		/* printed in it */
+	long		suppressed;	/* since the last summary */
+	char		first[256];	/* the first of those */
+};
+
+struct log_shm {
+	pthread_mutex_t	lock;		/* process-shared, robust */
+	struct log_kind	kind[LOG_KINDS];
+};
+
+static struct log_shm *logs;	/* NULL: every line printed */
+
+static void log_print(time_t t, const char *text)
 {
-	char ts[32], line[1024];
-	time_t t = time(NULL);
+	char ts[32];
 	struct tm tm;
-	va_list ap;
 
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(stderr, "pinbench server: %s %s\n", ts, text);
+}
+
+static void log_init(void)
+{
+	struct log_shm *l = mmap(NULL, sizeof(*l), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_mutexattr_t a;
+	int rc;
+
+	if (l == MAP_FAILED)
+		return;
+	pthread_mutexattr_init(&a);
+	rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) ||
+	     pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) ||
+	     pthread_mutex_init(&l->lock, &a);
+	pthread_mutexattr_destroy(&a);
+	if (rc)
+		munmap(l, sizeof(*l));
+	else
+		logs = l;
+}
+
+static int log_lock(void)
+{
+	int r = pthread_mutex_lock(&logs->lock);
+
+	if (r == EOWNERDEAD)	/* a session killed while logging: the counts still hold */
+		r = pthread_mutex_consistent(&logs->lock);
+	return r;
+}
+
+/* Locked: the summary of k's suppressed lines, if any. */
+static void log_summary(struct log_kind *k, time_t t)
+{
+	char text[sizeof(k->first) + 64];
+
+	if (!k->suppressed)
+		return;
+	snprintf(text, sizeof(text), "suppressed %ld similar line%s (the first: %s)",
+		 k->suppressed, k->suppressed > 1 ? "s" : "", k->first);
+	log_print(t, text);
+	k->suppressed = 0;
+}
+
+/*
+ * The summaries of the kinds whose second is over (all: every one).  Are
+ * lines still waiting for theirs?
+ */
+static bool log_flush(bool all)
+{
+	time_t t = time(NULL);
+	bool waiting = false;
+
+	if (!logs || log_lock())
+		return false;
+	for (int i = 0; i < LOG_KINDS; i++) {
+		struct log_kind *k = &logs->kind[i];
+
+		if (all || k->sec != t)
+			log_summary(k, t);
+		waiting |= k->suppressed > 0;
+	}
+	pthread_mutex_unlock(&logs->lock);
+	return waiting;
+}
+
+static void __attribute__((format(printf, 1, 2))) slog(const char *fmt, ...)
+{
+	struct log_kind *k = NULL;
+	time_t t = time(NULL);
+	char text[1024];
+	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "pinbench server: %s %s\n", ts, line);
+	if (!logs || log_lock())
+		return log_print(t, text);
+	for (int i = 0; i < LOG_KINDS && !k; i++)
+		if (logs->kind[i].fmt == fmt || !logs->kind[i].fmt)
+			k = &logs->kind[i];
+	if (k && !k->fmt)
+		k->fmt = fmt;
+	if (k && k->sec != t) {
+		log_summary(k, t);
+		k->sec = t;
+		k->lines = 0;
+	}
+	if (!k || k->lines++ < LOG_BURST)
+		log_print(t, text);
+	else if (!k->suppressed++)
+		snprintf(k->first, sizeof(k->first), "%.*s", (int)sizeof(k->first) - 1, text);
+	pthread_mutex_unlock(&logs->lock);
 }
 
 /* --------------------------------------------------------- options */
@@ -683,10 +798,12 @@ static void serve(struct srv *s, const sigset_t *old)
 
 	while (!got_stop) {
 		struct pollfd p = { .fd = s->lfd, .events = POLLIN };
+		struct timespec one = { 1, 0 };
 
 		if (got_chld)
 			reap(s);
-		if (ppoll(&p, 1, NULL, old) > 0)
+		/* a second later when suppressed lines wait for their summary */
+		if (ppoll(&p, 1, log_flush(false) ? &one : NULL, old) > 0)
 			take(s, ++id, old);
 	}
 	for (int i = 0; i < s->max_sessions; i++)
@@ -695,6 +812,7 @@ static void serve(struct srv *s, const sigset_t *old)
 	for (int i = 0; i < s->max_sessions; i++)
 		if (s->kids[i] > 0)
 			waitpid(s->kids[i], NULL, 0);
+	log_flush(true);
 	slog("stopped");
 }
 
@@ -721,6 +839,7 @@ int cmd_server(int argc, char **argv)
 	sigaction(SIGCHLD, &chld, NULL);
 	sigaction(SIGUSR1, &usr1, NULL);	/* sessions' roles, no SA_RESTART */
 	signal(SIGPIPE, SIG_IGN);
+	log_init();
 	rc = listen_on(&s) ? 1 : 0;
 	if (!rc) {
 		serve(&s, &old);

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
 # rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
-# test-only keys refused from the network, UDP data ports that answer only the
-# session's client, refusals with clear reasons, the idle limit, hostile and
-# truncated control frames (tests/e2e/server_frames.py) that never crash or
-# hang the server, the session cap, the stall timeout, a parameter mismatch
-# from a fake server, and a clean SIGTERM.  As root with iproute2: the same
+# test-only keys refused from the network, UDP data ports that answer only
+# the session's client, refusals with clear reasons, hostile and truncated
+# control frames (tests/e2e/server_frames.py) that never crash or hang the
+# server, the session cap, the stall timeout, the idle limit after HELLO, the
+# log's rate limit under a flood of connections, a parameter mismatch from a
+# fake server, and a clean SIGTERM.  As root with iproute2: the same
 # across two network namespaces joined by a veth pair (192.0.2.0/24,
 # TEST-NET-1, inside the namespaces only), removed at the end even on failure.
 . "$(dirname "$0")/lib.sh"
@@ -222,6 +223,29 @@ ok $? "the server logs the idle hang-up"
 kill -TERM "$SRV"
 wait "$SRV"
 SRV=
+
+# ------------------------------------- a flood of tiny connections
+# logged LOG: session lines printed plus those summaries say were suppressed
+logged() {
+	eval "$($FR 0 logcheck "$1" | tr ' ' ';')"	# printed= suppressed= max_per_second=
+	echo $((printed + suppressed))
+}
+start_server "$T/flood.log" --max-sessions 2 --cpus 0
+timeout 120 $FR "$PORT" flood 150 >/dev/null 2>&1
+for _ in $(seq 50); do	# every session has said its line, summaries included
+	[ "$(logged "$T/flood.log")" = 150 ] && break
+	sleep 0.2
+done
+kill -TERM "$SRV"
+wait "$SRV"
+SRV=
+r=$($FR 0 logcheck "$T/flood.log")
+eval "$(echo "$r" | tr ' ' ';')"
+ok $([ $((printed + suppressed)) = 150 ] && [ "$max_per_second" -le 10 ]; echo $?) \
+	"150 junk connections: <= 10 lines a second of a kind, the rest in summaries ($r)"
+grep -q "suppressed [0-9]* similar lines (the first: session [0-9]* (127" "$T/flood.log" ||
+	[ "$suppressed" = 0 ]
+ok $? "a summary names the count and the first line it stands for"
 
 # ------------------------------------ two namespaces, a veth pair
 NETNS=

@@ -7,6 +7,25 @@ import random, socket, struct, sys, time
 
 port, case = int(sys.argv[1]), sys.argv[2]
 
+if case == "logcheck":		# logcheck LOG: what a server logged of sessions
+    # "printed=P suppressed=S max_per_second=M": session lines (closed: or
+    # refused:) printed, those a summary says it suppressed, and the most
+    # of one kind printed within one second.
+    import collections, re
+    per = collections.Counter()
+    printed = suppressed = 0
+    for line in open(sys.argv[3], errors="replace"):
+        m = re.match(r"pinbench server: (\S+) session \d+ \([^)]*\): (closed|refused): ", line)
+        if m:
+            printed += 1
+            per[m.groups()] += 1
+        m = re.match(r"pinbench server: \S+ suppressed (\d+) similar line", line)
+        if m:
+            suppressed += int(m.group(1))
+    print("printed=%d suppressed=%d max_per_second=%d" %
+          (printed, suppressed, max(per.values() or [0])))
+    sys.exit(0)
+
 
 def frame(typ, body, ver=1, magic=b"PBSV", blen=None):
     body = body.encode() if isinstance(body, str) else body
@@ -173,6 +192,15 @@ elif case in ("amplify", "amplify-rr"):	# who the UDP data port answers, and how
     s.sendall(frame(4, ""))
     typ, f = fields_of(s)
     print(" ".join("%s=%d" % kv for kv in out) + " replies=%s" % f.get("ops", "?"))
+elif case == "flood":		# argv[3] tiny connections in a row, each one junk line
+    for i in range(int(sys.argv[3])):
+        try:
+            s = conn(timeout=5)
+            s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            s.close()
+        except OSError:
+            pass
+    print("done")
 elif case == "fuzz":		# many random and truncated frames in a row
     random.seed(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
     for i in range(60):
