@@ -73,20 +73,31 @@ def fields_of(s):
             dict(l.split("=", 1) for l in body.splitlines() if "=" in l))
 
 
-def udp_probe(port, size, src="127.0.0.1", sock=None, wait=0.3):
-    """Send size bytes to the data port from src (or sock): the reply's size, 0 for none."""
-    u = sock or socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    if not sock:
+def udp_batch(port, probes, client, req):
+    """Send each (name, src, size) probe to the data port, then req bytes from
+    the client's socket, and wait for that reply: the server takes one socket's
+    datagrams in order, so by then every probe has been answered or dropped.
+    [(name, bytes of the reply, 0 for none)], the client's reply last."""
+    socks = []
+    for name, src, size in probes:
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         u.bind((src, 0))
-    u.settimeout(wait)
-    try:
         u.sendto(b"\x01" * size, ("127.0.0.1", port))
-        return len(u.recv(70000))
-    except (socket.timeout, ConnectionRefusedError):
-        return 0
-    finally:
-        if not sock:
-            u.close()
+        socks.append((name, u))
+    client.settimeout(10)
+    client.sendto(b"\x01" * req, ("127.0.0.1", port))
+    try:
+        last = len(client.recv(70000))
+    except socket.timeout:
+        last = 0
+    out = []
+    for name, u in socks:
+        try:
+            out.append((name, len(u.recv(70000, socket.MSG_DONTWAIT))))
+        except (BlockingIOError, ConnectionRefusedError):
+            out.append((name, 0))
+        u.close()
+    return out, last
 
 
 def conn(timeout=8.0):
@@ -180,15 +191,14 @@ elif case in ("amplify", "amplify-rr"):	# who the UDP data port answers, and how
         print("not-ready:%s" % f.get("reason", typ))
         sys.exit(0)
     port = int(f["ports"])
-    out = [("other", udp_probe(port, 1, "127.0.0.2")),
-           ("other_full", udp_probe(port, req, "127.0.0.2")),
-           ("wrong_size", udp_probe(port, 1))]
     a = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     a.bind(("127.0.0.1", 0))
-    out += [("client", udp_probe(port, req, sock=a)),
-            ("other_port", udp_probe(port, req)),
-            ("other_after", udp_probe(port, req, "127.0.0.2")),
-            ("client_again", udp_probe(port, req, sock=a))]
+    out, last = udp_batch(port, [("other", "127.0.0.2", 1), ("other_full", "127.0.0.2", req),
+                                 ("wrong_size", "127.0.0.1", 1)], a, req)
+    out.append(("client", last))
+    more, last = udp_batch(port, [("other_port", "127.0.0.1", req),
+                                  ("other_after", "127.0.0.2", req)], a, req)
+    out += more + [("client_again", last)]
     s.sendall(frame(4, ""))
     typ, f = fields_of(s)
     print(" ".join("%s=%d" % kv for kv in out) + " replies=%s" % f.get("ops", "?"))
