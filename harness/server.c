@@ -645,9 +645,9 @@ static void run_session(struct session *x, struct pb_msg *m)
 	}
 	ops = x->roles ? roles_stop(x, rerr, sizeof(rerr)) : 0;
 	if (stopped && idle) {
-		char why[PB_ERR_MAX + 64];
+		char why[2 * PB_ERR_MAX + 8];	/* both reasons, whole */
 
-		snprintf(why, sizeof(why), "%s%s%.200s", err, *rerr ? "; " : "", rerr);
+		snprintf(why, sizeof(why), "%s%s%s", err, *rerr ? "; " : "", rerr);
 		send_error(x, why);
 	}
 	if (stopped)
