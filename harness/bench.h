@@ -77,6 +77,8 @@ struct pb_role_ctx {
 	struct timespec	lat_t0;
 	uint64_t	lat_mark;	/* ns: end of the last attempt (op or loss), 0 none */
 	char		*err;		/* failure reason, PB_ERR_MAX */
+	/* pinbench server's roles: the client's host, the only one answered; else NULL */
+	const struct sockaddr	*client;
 };
 
 #define PB_ERR_MAX	256

@@ -343,7 +343,8 @@ int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
 					return PB_IO_STOP;
 				continue;
 			}
-			if (w < 0)
+			/* locked: a POLLERR is the ICMP error recvfrom() reports */
+			if (w < 0 && !(errno == EIO && e->locked))
 				return pb_fail(c, errno, "poll");
 		}
 		if (from)
@@ -361,6 +362,8 @@ int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
 				return PB_IO_STOP;
 			continue;
 		}
+		if (errno == ECONNREFUSED && e->locked)
+			continue;	/* an earlier reply found no socket there */
 		return pb_fail(c, errno, "%s", e->connected ? "recv" : "recvfrom");
 	}
 }
@@ -383,6 +386,8 @@ int pb_net_send(struct pb_role_ctx *c, struct pb_udp_end *e, size_t len,
 		}
 		if (errno == ENOBUFS || errno == EAGAIN)
 			continue;	/* no room right now: try again */
+		if (errno == ECONNREFUSED && e->locked)
+			continue;	/* reported for an earlier reply */
 		return pb_fail(c, errno, "%s of %zu bytes", to ? "sendto" : "send", len);
 	}
 }
@@ -415,6 +420,31 @@ int pb_udp_round_trip(struct pb_role_ctx *c, struct pb_udp_end *e)
 	return r;
 }
 
+/*
+ * Two hosts: is this datagram (n bytes from `from`) the client's request?
+ * 1 yes, 0 drop it, -1 failed.  The first of the agreed size from the
+ * client's host locks the end to its address and port; connect() makes
+ * the kernel drop the others, and those queued before are checked here.
+ */
+static int from_client(struct pb_role_ctx *c, struct pb_udp_end *e,
+		       const struct sockaddr_storage *from, socklen_t flen, size_t n)
+{
+	const struct sockaddr *f = (const struct sockaddr *)from;
+
+	if (n != e->req)
+		return 0;
+	if (e->locked)
+		return pb_net_same_host(f, (struct sockaddr *)&e->lock) &&
+		       pb_net_port(from) == pb_net_port(&e->lock);
+	if (!pb_net_same_host(f, c->client))
+		return 0;
+	if (connect(e->fd, f, flen) < 0)
+		return pb_fail(c, errno, "connect the UDP socket to the client");
+	memcpy(&e->lock, from, flen);
+	e->locked = true;
+	return 1;
+}
+
 int pb_udp_serve(struct pb_role_ctx *c, struct pb_udp_end *e)
 {
 	struct sockaddr_storage from;
@@ -422,9 +452,11 @@ int pb_udp_serve(struct pb_role_ctx *c, struct pb_udp_end *e)
 	size_t n;
 	int r;
 
-	r = pb_net_recv(c, e, e->connected ? NULL : &from, &flen, &n);
+	r = pb_net_recv(c, e, e->connected && !c->client ? NULL : &from, &flen, &n);
 	if (r != PB_IO_OK)
 		return r == PB_IO_TIMEOUT ? PB_IO_OK : r;
+	if (c->client && (r = from_client(c, e, &from, flen, n)) != 1)
+		return r < 0 ? -1 : PB_IO_OK;
 	if (pb_drop_due(&e->rx, e->drop_every))
 		return PB_IO_OK;
 	r = pb_net_send(c, e, e->resp, e->connected ? NULL : (struct sockaddr *)&from,

@@ -134,6 +134,8 @@ struct pb_udp_end {
 	uint64_t		seq;		/* client: last request sent */
 	uint64_t		rx;		/* server: requests received */
 	char			*buf;		/* max(req, resp) bytes */
+	bool			locked;		/* server, two hosts: answers lock only */
+	struct sockaddr_storage	lock;
 };
 
 /* Receive one datagram (MSG_TRUNC: *n is its real length). */
@@ -153,6 +155,11 @@ int pb_udp_round_trip(struct pb_role_ctx *c, struct pb_udp_end *e);
 /*
  * Server: receive one request and answer with e->resp bytes carrying the
  * request's tag (unless drop_every says drop).  Counts pb_op() per reply.
+ * With c->client (pinbench server), only the client is answered: the first
+ * datagram of e->req bytes from the client's host locks the end to its
+ * address and port (the socket is connected to it, so the kernel drops
+ * the others); anything else, of another size or from elsewhere, is
+ * dropped without a reply.
  */
 int pb_udp_serve(struct pb_role_ctx *c, struct pb_udp_end *e);
 /* Stream socket: move all len bytes (read or write), 1 / PB_IO_STOP / -1. */

@@ -13,6 +13,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "jobfile.h"
 #include "proto.h"
 #include "util.h"
 
@@ -44,22 +45,46 @@ static int dial(struct pb_peer *p, const char *address, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * Is k a test-only key left at its default?  Such a key stays out of
+ * HELLO: the server refuses test-only keys, and takes the default anyway.
+ */
+static bool hidden_default(const struct pb_key *k, const char *v, void *scratch)
+{
+	char e[PB_ERR_MAX], d[PB_STR_MAX + 32];
+
+	if (!(k->flags & PB_KEY_HIDDEN) || !k->def ||
+	    pb_key_parse(k, k->def, scratch, e, sizeof(e)))
+		return false;
+	pb_params_key_text(k, scratch, d, sizeof(d));
+	return !strcmp(v, d);
+}
+
 static int hello(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
 		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len)
 {
+	void *scratch;
+	int rc = 0;
+
 	pb_msg_init(m, PB_MSG_HELLO);
 	if (pb_msg_add(m, "bench", "%s", b->name) || pb_msg_add(m, "cpu", "%d", cpu) ||
 	    pb_msg_add(m, "instances", "%d", nr) || pb_msg_add(m, "max_s", "%.0f", max_s + 1))
 		return pb_errf(err, len, 0, "HELLO: too many fields");
-	for (const struct pb_key *k = b->keys; k && k->name; k++) {
+	scratch = calloc(1, b->opts_size ? b->opts_size : 1);
+	if (!scratch)
+		return pb_errf(err, len, 0, "out of memory");
+	for (const struct pb_key *k = b->keys; !rc && k && k->name; k++) {
 		char key[PB_PROTO_KEY_MAX + 8], v[PB_STR_MAX + 32];
 
 		pb_params_key_text(k, opts, v, sizeof(v));
+		if (hidden_default(k, v, scratch))
+			continue;
 		snprintf(key, sizeof(key), "p.%s", k->name);
 		if (pb_msg_add(m, key, "%s", v))
-			return pb_errf(err, len, 0, "HELLO: key %s", k->name);
+			rc = pb_errf(err, len, 0, "HELLO: key %s", k->name);
 	}
-	return pb_proto_send(p->fd, m, err, len);
+	free(scratch);
+	return rc ? rc : pb_proto_send(p->fd, m, err, len);
 }
 
 static int ports_parse(struct pb_peer *p, const char *s, int nr, char *err, size_t len)

@@ -403,6 +403,9 @@ int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *o
 		if (!k)
 			return pb_errf(err, len, 0, "bench %s has no key '%s'", b->name,
 				    m->kv[i].key + 2);
+		if (k->flags & PB_KEY_HIDDEN)
+			return pb_errf(err, len, 0, "bench %s: key '%s' is for tests only and is "
+				    "not accepted from the network", b->name, k->name);
 		if (pb_key_parse(k, m->kv[i].val, opts, e, sizeof(e)))
 			return pb_errf(err, len, 0, "%s", e);
 	}

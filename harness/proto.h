@@ -14,7 +14,8 @@
  *	        bytes; at most PB_PROTO_MAX_KV lines
  *
  * The client sends HELLO (bench, cpu, instances, max_s, p.KEY=VALUE for
- * every workload key); the server answers READY (ports, host facts, the
+ * every workload key but the test-only ones, which the server refuses);
+ * the server answers READY (ports, host facts, the
  * effective parameters "params" and their hash) or ERROR (reason); at
  * the end the client sends STOP and the server answers BYE (ops, and
  * error when a server role failed).  Anything else closes the session.
@@ -100,7 +101,10 @@ void pb_params_key_text(const struct pb_key *k, const void *opts, char *buf, siz
 void pb_params_canon(const struct pb_bench *b, const void *opts, char *buf, size_t len);
 /* FNV-1a 64 of s. */
 uint64_t pb_params_hash(const char *s);
-/* HELLO's p.KEY fields into opts (defaults first, then pb_key_parse): 0 or -1. */
+/*
+ * HELLO's p.KEY fields into opts (defaults first, then pb_key_parse): 0 or
+ * -1.  A test-only key (PB_KEY_HIDDEN) is refused, whatever its value.
+ */
 int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *opts,
 		       char *err, size_t len);
 /* The instance count opts ask for (the instances key, else 1). */

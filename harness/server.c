@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -29,7 +30,11 @@
 #include "netutil.h"
 #include "proto.h"
 
-#define HANDSHAKE_MS	10000	/* HELLO, and the data connections */
+#define HANDSHAKE_MS	10000	/* HELLO, the data connections, a frame once begun */
+#define IDLE_S		30	/* --idle-timeout default */
+#define IDLE_POLL_MS	1000	/* how often a session looks at its replies */
+#define LOG_BURST	10	/* log lines of one kind a second; the rest summed up */
+#define LOG_KINDS	32
 
 struct srv {
 	char			bind[128];
@@ -37,6 +42,7 @@ struct srv {
 	cpu_set_t		cpus;
 	int			max_sessions;
 	int			session_timeout;	/* s */
+	int			idle_timeout;		/* s */
 	struct sockaddr_storage	addr;			/* bound control address */
 	socklen_t		alen;
 	int			lfd;
@@ -65,6 +71,7 @@ struct session {
 	int			nr;
 	int			cpu;
 	long			max_s;
+	long			idle_ms;
 	uint16_t		ports[PB_PEER_MAX_INSTANCES];
 	struct pb_setup_ctx	setup;
 	struct pb_slot		*slots;
@@ -92,19 +99,131 @@ static void on_usr1(int sig)
 	(void)sig;	/* interrupts a role's blocking call */
 }
 
-static void __attribute__((format(printf, 1, 2))) slog(const char *fmt, ...)
+/* ------------------------------------------------------------- log */
+
+/*
+ * The log is rate limited per kind of line (the format of the slog()
+ * call): LOG_BURST lines a second, then one "suppressed N similar lines"
+ * summary, so that 10,000 tiny connections do not make 10,000 lines.  The
+ * counts are in shared memory: the listener and every session process
+ * (forked, so a format has the same address in all of them) count together.
+ */
+struct log_kind {
+	const char	*fmt;
+	time_t		sec;		/* the second being counted */
+	int		lines;		/* printed in it */
+	long		suppressed;	/* since the last summary */
+	char		first[256];	/* the first of those */
+};
+
+struct log_shm {
+	pthread_mutex_t	lock;		/* process-shared, robust */
+	struct log_kind	kind[LOG_KINDS];
+};
+
+static struct log_shm *logs;	/* NULL: every line printed */
+
+static void log_print(time_t t, const char *text)
 {
-	char ts[32], line[1024];
-	time_t t = time(NULL);
+	char ts[32];
 	struct tm tm;
-	va_list ap;
 
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(stderr, "pinbench server: %s %s\n", ts, text);
+}
+
+static void log_init(void)
+{
+	struct log_shm *l = mmap(NULL, sizeof(*l), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_mutexattr_t a;
+	int rc;
+
+	if (l == MAP_FAILED)
+		return;
+	pthread_mutexattr_init(&a);
+	rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED) ||
+	     pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST) ||
+	     pthread_mutex_init(&l->lock, &a);
+	pthread_mutexattr_destroy(&a);
+	if (rc)
+		munmap(l, sizeof(*l));
+	else
+		logs = l;
+}
+
+static int log_lock(void)
+{
+	int r = pthread_mutex_lock(&logs->lock);
+
+	if (r == EOWNERDEAD)	/* a session killed while logging: the counts still hold */
+		r = pthread_mutex_consistent(&logs->lock);
+	return r;
+}
+
+/* Locked: the summary of k's suppressed lines, if any. */
+static void log_summary(struct log_kind *k, time_t t)
+{
+	char text[sizeof(k->first) + 64];
+
+	if (!k->suppressed)
+		return;
+	snprintf(text, sizeof(text), "suppressed %ld similar line%s (the first: %s)",
+		 k->suppressed, k->suppressed > 1 ? "s" : "", k->first);
+	log_print(t, text);
+	k->suppressed = 0;
+}
+
+/*
+ * The summaries of the kinds whose second is over (all: every one).  Are
+ * lines still waiting for theirs?
+ */
+static bool log_flush(bool all)
+{
+	time_t t = time(NULL);
+	bool waiting = false;
+
+	if (!logs || log_lock())
+		return false;
+	for (int i = 0; i < LOG_KINDS; i++) {
+		struct log_kind *k = &logs->kind[i];
+
+		if (all || k->sec != t)
+			log_summary(k, t);
+		waiting |= k->suppressed > 0;
+	}
+	pthread_mutex_unlock(&logs->lock);
+	return waiting;
+}
+
+static void __attribute__((format(printf, 1, 2))) slog(const char *fmt, ...)
+{
+	struct log_kind *k = NULL;
+	time_t t = time(NULL);
+	char text[1024];
+	va_list ap;
+
 	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "pinbench server: %s %s\n", ts, line);
+	if (!logs || log_lock())
+		return log_print(t, text);
+	for (int i = 0; i < LOG_KINDS && !k; i++)
+		if (logs->kind[i].fmt == fmt || !logs->kind[i].fmt)
+			k = &logs->kind[i];
+	if (k && !k->fmt)
+		k->fmt = fmt;
+	if (k && k->sec != t) {
+		log_summary(k, t);
+		k->sec = t;
+		k->lines = 0;
+	}
+	if (!k || k->lines++ < LOG_BURST)
+		log_print(t, text);
+	else if (!k->suppressed++)
+		snprintf(k->first, sizeof(k->first), "%.*s", (int)sizeof(k->first) - 1, text);
+	pthread_mutex_unlock(&logs->lock);
 }
 
 /* --------------------------------------------------------- options */
@@ -121,6 +240,9 @@ static const char server_help[] =
 "      --cpus LIST           CPUs a client may ask for (default: all of this machine)\n"
 "      --max-sessions N      sessions at a time, 1..64 (default 4)\n"
 "      --session-timeout SEC longest session, 1..86400 s (default 3600)\n"
+"      --idle-timeout SEC    hang up on a session that has had no request answered\n"
+"                            for SEC s, 1..3600 (default 30; at least twice the\n"
+"                            job's timeout_ms)\n"
 "  -h, --help                this text\n"
 "\nexit: 0 stopped by SIGINT/SIGTERM, 1 cannot listen, 2 usage error\n";
 
@@ -130,6 +252,7 @@ static const struct option server_longopts[] = {
 	{ "cpus",		required_argument, NULL, 'c' },
 	{ "max-sessions",	required_argument, NULL, 'm' },
 	{ "session-timeout",	required_argument, NULL, 't' },
+	{ "idle-timeout",	required_argument, NULL, 'i' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -190,6 +313,7 @@ static int server_opts(int argc, char **argv, struct srv *s)
 	s->port = PB_SERVER_PORT;
 	s->max_sessions = 4;
 	s->session_timeout = 3600;
+	s->idle_timeout = IDLE_S;
 	sched_getaffinity(0, sizeof(s->cpus), &s->cpus);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", server_longopts, &li)) != -1) {
@@ -205,6 +329,11 @@ static int server_opts(int argc, char **argv, struct srv *s)
 			if (num(optarg, 1, 86400, &v))
 				goto bad;
 			s->session_timeout = (int)v;
+			break;
+		case 'i':
+			if (num(optarg, 1, 3600, &v))
+				goto bad;
+			s->idle_timeout = (int)v;
 			break;
 		case 'c':
 			if (cpus_parse(optarg, &s->cpus, err, sizeof(err))) {
@@ -269,7 +398,7 @@ static int roles_start(struct session *x)
 		r->b = x->b;
 		r->c = (struct pb_role_ctx){ .role = 1, .instance = i, .nr_instances = x->nr,
 			.cpu = x->cpu, .opts = x->opts, .shared = x->setup.shared,
-			.slot = &x->slots[i],
+			.slot = &x->slots[i], .client = (struct sockaddr *)&x->peer,
 			.stopflag = &x->stop, .err = r->err };
 		if (pthread_create(&r->th, NULL, role_thread, r)) {
 			x->nr = i;
@@ -311,20 +440,43 @@ static uint64_t roles_stop(struct session *x, char *err, size_t len)
 	return ops;
 }
 
+/* Replies the roles have sent so far. */
+static uint64_t roles_ops(const struct session *x)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; x->slots && i < x->nr; i++)
+		n += __atomic_load_n(&x->slots[i].ops, __ATOMIC_RELAXED);
+	return n;
+}
+
 /* -------------------------------------------------------- a session */
 
-static void refuse(struct session *x, const char *why)
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void send_error(struct session *x, const char *why)
 {
 	struct pb_msg *m = malloc(sizeof(*m));
 	char e[PB_ERR_MAX];
 
-	slog("session %d (%s): refused: %s", x->id, x->from, why);
 	if (!m)
 		return;
 	pb_msg_init(m, PB_MSG_ERROR);
 	pb_msg_add(m, "reason", "%.400s", why);
 	pb_proto_send(x->fd, m, e, sizeof(e));
 	free(m);
+}
+
+static void refuse(struct session *x, const char *why)
+{
+	slog("session %d (%s): refused: %s", x->id, x->from, why);
+	send_error(x, why);
 }
 
 static const char *const hello_fields[] = { "bench", "cpu", "instances", "max_s", NULL };
@@ -345,6 +497,24 @@ static int hello_fields_check(const struct pb_msg *m, char *err, size_t len)
 		}
 	}
 	return 0;
+}
+
+/*
+ * --idle-timeout, or twice the job's timeout_ms when that is longer: the
+ * client's wait for a lost reply must not look like a silent client.
+ */
+static long idle_ms(const struct session *x)
+{
+	long ms = x->s->idle_timeout * 1000L, t;
+
+	for (const struct pb_key *k = x->b->keys; k && k->name; k++) {
+		if (strcmp(k->name, "timeout_ms") || k->type != PB_T_INT)
+			continue;
+		memcpy(&t, (const char *)x->opts + k->off, sizeof(t));
+		if (2 * t > ms)
+			ms = 2 * t;
+	}
+	return ms;
 }
 
 static int hello_check(struct session *x, const struct pb_msg *m, char *err, size_t len)
@@ -381,6 +551,7 @@ static int hello_check(struct session *x, const struct pb_msg *m, char *err, siz
 				pb_params_instances(x->b, x->opts)), -1;
 	if (x->b->check && x->b->check(x->opts, x->nr, e))
 		return snprintf(err, len, "%s", e), -1;
+	x->idle_ms = idle_ms(x);
 	return 0;
 }
 
@@ -405,10 +576,42 @@ static int send_ready(struct session *x, struct pb_msg *m, char *err, size_t len
 	return pb_proto_send(x->fd, m, err, len);
 }
 
-/* Until STOP (0), or -1 with the reason: closed, malformed, timed out. */
-static int wait_stop(struct session *x, struct pb_msg *m, char *err, size_t len)
+/*
+ * Until STOP (0), or -1 with the reason: closed, malformed, over max_s,
+ * or idle (*idle): no request answered and no frame for x->idle_ms.  A
+ * frame once begun must be whole within HANDSHAKE_MS.
+ */
+static int wait_stop(struct session *x, struct pb_msg *m, bool *idle, char *err, size_t len)
 {
-	if (pb_proto_recv(x->fd, m, (int)x->max_s * 1000, err, len))
+	double now = mono_ms(), end = now + x->max_s * 1e3, last = now;
+	uint64_t seen = roles_ops(x), ops;
+
+	*idle = false;
+	for (;;) {
+		struct pollfd p = { .fd = x->fd, .events = POLLIN };
+		double until = last + x->idle_ms < end ? last + x->idle_ms : end;
+		int r;
+
+		if (now >= end)
+			return snprintf(err, len, "no STOP within the job's %ld s", x->max_s), -1;
+		if (now >= last + x->idle_ms) {
+			*idle = true;
+			return snprintf(err, len, "idle: no request answered for %ld s",
+					x->idle_ms / 1000), -1;
+		}
+		r = poll(&p, 1, until - now < IDLE_POLL_MS ? (int)(until - now) + 1 : IDLE_POLL_MS);
+		if (r < 0 && errno != EINTR)
+			return snprintf(err, len, "poll: %s", strerror(errno)), -1;
+		if (r > 0)
+			break;
+		now = mono_ms();
+		ops = roles_ops(x);
+		if (ops != seen) {
+			seen = ops;
+			last = now;
+		}
+	}
+	if (pb_proto_recv(x->fd, m, HANDSHAKE_MS, err, len))
 		return -1;
 	if (m->type != PB_MSG_STOP)
 		return snprintf(err, len, "expected STOP, got %s", pb_msg_name(m->type)), -1;
@@ -422,6 +625,7 @@ static void run_session(struct session *x, struct pb_msg *m)
 		.timeout_ms = HANDSHAKE_MS, .opts = x->opts, .err = x->setup.err };
 	char err[PB_ERR_MAX] = "", rerr[PB_ERR_MAX] = "";
 	uint64_t ops;
+	bool idle;
 	int stopped;
 
 	if (x->b->peer_listen(&p))
@@ -435,11 +639,17 @@ static void run_session(struct session *x, struct pb_msg *m)
 	     x->cpu, x->nr, x->nr > 1 ? "s" : "", x->params);
 	if (roles_start(x)) {
 		snprintf(rerr, sizeof(rerr), "cannot start the server roles");
-		stopped = wait_stop(x, m, err, sizeof(err));
+		stopped = wait_stop(x, m, &idle, err, sizeof(err));
 	} else {
-		stopped = wait_stop(x, m, err, sizeof(err));
+		stopped = wait_stop(x, m, &idle, err, sizeof(err));
 	}
 	ops = x->roles ? roles_stop(x, rerr, sizeof(rerr)) : 0;
+	if (stopped && idle) {
+		char why[2 * PB_ERR_MAX + 8];	/* both reasons, whole */
+
+		snprintf(why, sizeof(why), "%s%s%s", err, *rerr ? "; " : "", rerr);
+		send_error(x, why);
+	}
 	if (stopped)
 		return slog("session %d (%s): ended: %s (%" PRIu64 " replies)", x->id, x->from,
 			    err, ops);
@@ -506,8 +716,9 @@ static int listen_on(struct srv *s)
 		return -1;
 	}
 	pb_sockaddr_text((struct sockaddr *)&s->addr, where, sizeof(where));
-	slog("listening on %s (CPUs %d offered, at most %d sessions of at most %d s)",
-	     where, CPU_COUNT(&s->cpus), s->max_sessions, s->session_timeout);
+	slog("listening on %s (CPUs %d offered, at most %d sessions of at most %d s, "
+	     "idle at most %d s)", where, CPU_COUNT(&s->cpus), s->max_sessions,
+	     s->session_timeout, s->idle_timeout);
 	return 0;
 }
 
@@ -587,10 +798,12 @@ static void serve(struct srv *s, const sigset_t *old)
 
 	while (!got_stop) {
 		struct pollfd p = { .fd = s->lfd, .events = POLLIN };
+		struct timespec one = { 1, 0 };
 
 		if (got_chld)
 			reap(s);
-		if (ppoll(&p, 1, NULL, old) > 0)
+		/* a second later when suppressed lines wait for their summary */
+		if (ppoll(&p, 1, log_flush(false) ? &one : NULL, old) > 0)
 			take(s, ++id, old);
 	}
 	for (int i = 0; i < s->max_sessions; i++)
@@ -599,6 +812,7 @@ static void serve(struct srv *s, const sigset_t *old)
 	for (int i = 0; i < s->max_sessions; i++)
 		if (s->kids[i] > 0)
 			waitpid(s->kids[i], NULL, 0);
+	log_flush(true);
 	slog("stopped");
 }
 
@@ -625,6 +839,7 @@ int cmd_server(int argc, char **argv)
 	sigaction(SIGCHLD, &chld, NULL);
 	sigaction(SIGUSR1, &usr1, NULL);	/* sessions' roles, no SA_RESTART */
 	signal(SIGPIPE, SIG_IGN);
+	log_init();
 	rc = listen_on(&s) ? 1 : 0;
 	if (!rc) {
 		serve(&s, &old);

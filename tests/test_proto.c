@@ -312,6 +312,41 @@ static void test_params_errors(void **state)
 	free(m);
 }
 
+/* Every test-only key of a workload that runs across hosts: refused, named. */
+static void test_params_test_only(void **state)
+{
+	struct pb_msg *m = new_msg(PB_MSG_HELLO);
+	char err[256], key[PB_PROTO_KEY_MAX + 1];
+	int hidden = 0;
+
+	(void)state;
+	for (int i = 0; pb_benches[i]; i++) {
+		const struct pb_bench *b = pb_benches[i];
+		void *opts;
+
+		if (!pb_bench_peer_capable(b))
+			continue;
+		opts = calloc(1, b->opts_size);
+		assert_non_null(opts);
+		for (const struct pb_key *k = b->keys; k->name; k++) {
+			if (!(k->flags & PB_KEY_HIDDEN))
+				continue;
+			hidden++;
+			snprintf(key, sizeof(key), "p.%s", k->name);
+			pb_msg_init(m, PB_MSG_HELLO);
+			/* at its default too: the network has no business with it */
+			assert_int_equal(pb_msg_add(m, key, "%s", k->def ? k->def : ""), 0);
+			err[0] = 0;
+			assert_int_equal(pb_params_from_msg(b, m, opts, err, sizeof(err)), -1);
+			if (!strstr(err, k->name) || !strstr(err, "for tests only"))
+				fail_msg("%s %s: '%s'", b->name, k->name, err);
+		}
+		free(opts);
+	}
+	assert_true(hidden >= 2);	/* udpping's and rr's drop_every at least */
+	free(m);
+}
+
 /* ------------------------------------------------------- addresses */
 
 static void test_addr_parse(void **state)
@@ -415,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_params_udpping),
 		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_params_test_only),
 		cmocka_unit_test(test_addr_parse),
 		cmocka_unit_test(test_addr_errors),
 		cmocka_unit_test(test_recv_in_pieces),

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # End-to-end: `pinbench server` and peer= jobs.  Over loopback: udpping and
 # rr (tcp, udp) across the control protocol, the peer recorded in the JSON,
-# injected loss that never hangs, refusals with clear reasons, hostile and
-# truncated control frames (tests/e2e/server_frames.py) that never crash or
-# hang the server, the session cap, the stall timeout, a parameter mismatch
-# from a fake server, and a clean SIGTERM.  As root with iproute2: the same
+# test-only keys refused from the network, UDP data ports that answer only
+# the session's client, refusals with clear reasons, hostile and truncated
+# control frames (tests/e2e/server_frames.py) that never crash or hang the
+# server, the session cap, the stall timeout, the idle limit after HELLO, the
+# log's rate limit under a flood of connections, a parameter mismatch from a
+# fake server, and a clean SIGTERM.  As root with iproute2: the same
 # across two network namespaces joined by a veth pair (192.0.2.0/24,
 # TEST-NET-1, inside the namespaces only), removed at the end even on failure.
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +54,8 @@ start_server() {
 ok $? "server --help exits 0"
 grep -q -- "--session-timeout" "$T/help"
 ok $? "server --help lists --session-timeout"
-for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--cpus 9999" \
+for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--idle-timeout 0" \
+	   "--idle-timeout 3601" "--cpus 9999" \
 	   "--cpus x" "--frobnicate" "extra"; do
 	# shellcheck disable=SC2086
 	"$PB" server $bad >/dev/null 2>"$T/err"
@@ -106,11 +109,14 @@ check "rr udp across the protocol: ok" pyjson "$T/r2.json" \
 "$PB" bench udpping cpus=$C0 connected=1 poll=1 $P peer_cpu=$C0 $SHORT -o "$T/o" >"$T/c.json" 2>"$T/err"
 check "udpping connected=1 poll=1 across the protocol: ok" pyjson "$T/c.json" \
 	"d['jobs'][0]['status'] == 'ok'"
-# 4 windows: one at least with round trips, however loaded the machine
-timeout 30 "$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 drop_every=3 timeout_ms=5 $SHORT \
-	--repeats 4 -o "$T/o" >"$T/l.json" 2>"$T/err"
-check "server drops every 3rd datagram: counted lost, never hangs" \
-	python3 tests/e2e/net_check.py udpping "$T/l.json" lost
+for b in "udpping" "rr proto=udp"; do
+	# shellcheck disable=SC2086
+	timeout 30 "$PB" bench $b cpus=$C0 $P peer_cpu=$C0 drop_every=3 timeout_ms=5 $SHORT -o "$T/o" \
+		>"$T/l.json" 2>"$T/err"
+	check "$b drop_every=3 (test only) across hosts: refused, the key named" \
+		pyjson "$T/l.json" "d['jobs'][0]['status'] == 'failed' and \
+		'drop_every' in d['jobs'][0]['reason'] and 'tests only' in d['jobs'][0]['reason']"
+done
 "$PB" bench udpping cpus=$C0 $P peer_cpu=$((C0 + 1)) $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
 check "peer_cpu not in the server's --cpus: failed, the server's reason" pyjson "$T/n.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'not offered' in d['jobs'][0]['reason']"
@@ -124,10 +130,24 @@ for c in http trunc-header trunc-body oversized version type not-hello binary no
 	ok $([ "$r" = closed ] || case $r in error:*) true ;; *) false ;; esac; echo $?) \
 		"frame '$c': the server closes or refuses ($r)"
 done
+# 127.0.0.2 is another host to the server (the control connection is from 127.0.0.1)
+ANSWERED="other=0 other_full=0 wrong_size=0 client=65507 other_port=0 other_after=0"
+ANSWERED="$ANSWERED client_again=65507 replies=2"
+r=$(timeout 30 $FR "$PORT" amplify)
+ok $([ "$r" = "$ANSWERED" ]; echo $?) \
+	"udpping size=65507: only the client's port, 65507-byte requests, answered ($r)"
+r=$(timeout 30 $FR "$PORT" amplify-rr)
+ok $([ "$r" = "$ANSWERED" ]; echo $?) \
+	"rr udp request=8 response=65507: only the client's 8-byte requests answered ($r)"
 for c in bad-bench exec bad-param bad-key bad-field bad-cpu instances too-long; do
 	r=$(timeout 20 $FR "$PORT" $c)
 	ok $(case $r in error:?*) true ;; *) false ;; esac; echo $?) \
 		"HELLO '$c': refused with a reason (${r#error:})"
+done
+for c in test-key test-key-0 test-key-rr; do
+	r=$(timeout 20 $FR "$PORT" $c)
+	ok $(case $r in "error:"*"key 'drop_every' is for tests only"*) true ;; *) false ;; \
+	     esac; echo $?) "HELLO '$c': a test-only key is refused, named (${r#error:})"
 done
 timeout 120 $FR "$PORT" fuzz 7 >"$T/fz" 2>&1
 ok $([ "$(cat "$T/fz")" = done ]; echo $?) "60 random, cut and bit-flipped frames: answered"
@@ -170,12 +190,13 @@ wait "$FAKE" 2>/dev/null
 # --------------------------------------------------------- stop
 $FR "$PORT" stall >/dev/null 2>&1 &
 HOLD=$!
-SESS=
+KIDS=
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-	SESS=$(pgrep -P "$SRV")	# the held session's process
-	[ -n "$SESS" ] && break
-	sleep 0.25
+	KIDS=$(pgrep -P "$SRV")	# this server's session processes (not another's)
+	[ -n "$KIDS" ] && break
+	sleep 0.1
 done
+ok $([ -n "$KIDS" ]; echo $?) "a session process for the silent client"
 kill -TERM "$SRV"
 for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	kill -0 "$SRV" 2>/dev/null || break
@@ -186,13 +207,56 @@ rc=$?
 ok $([ $rc = 0 ] && grep -q "stopped" "$T/srv.log"; echo $?) \
 	"SIGTERM with a session open: exit 0, logged (rc $rc)"
 left=
-for p in $SESS; do
-	kill -0 "$p" 2>/dev/null && left="$left $p"
-done
-ok $([ -n "$SESS" ] && [ -z "$left" ]; echo $?) \
-	"no session process left behind (session${SESS:- not seen}${left:+, left:$left})"
+for k in $KIDS; do kill -0 "$k" 2>/dev/null && left="$left $k"; done
+ok $([ -z "$left" ]; echo $?) "no session process left behind ($KIDS:${left:- none left})"
 SRV=
 wait "$HOLD" 2>/dev/null
+
+# ------------------------------------------ silent after HELLO
+start_server "$T/idle.log" --idle-timeout 3 --max-sessions 2 --session-timeout 600 --cpus 0
+ok $([ -n "$PORT" ]; echo $?) "server with --idle-timeout 3 starts"
+$FR "$PORT" idle 600 25 >"$T/idle1" 2>&1 &
+I1=$!
+$FR "$PORT" idle 600 25 >"$T/idle2" 2>&1 &
+I2=$!
+wait "$I1" "$I2"
+for f in "$T/idle1" "$T/idle2"; do
+	r=$(cat "$f")
+	ok $(case $r in error:idle*) awk "BEGIN { exit !(${r##* } <= 12) }" ;; *) false ;; esac; \
+	     echo $?) "HELLO max_s=600, then silence: hung up on, idle limit 3 s ($r)"
+done
+"$PB" bench udpping cpus=0 peer="127.0.0.1:$PORT" --repeats 2 --duration 1.5 --warmup 0.1 \
+	--set events=none --set timeout=10 -q --format json -o "$T/o" >"$T/i.json" 2>"$T/err"
+check "the slots are free again; a job longer than the idle limit runs" pyjson "$T/i.json" \
+	"d['jobs'][0]['status'] == 'ok'"
+grep -q "ended: idle: no request answered for 3 s" "$T/idle.log"
+ok $? "the server logs the idle hang-up"
+kill -TERM "$SRV"
+wait "$SRV"
+SRV=
+
+# ------------------------------------- a flood of tiny connections
+# logged LOG: session lines printed plus those summaries say were suppressed
+logged() {
+	eval "$($FR 0 logcheck "$1" | tr ' ' ';')"	# printed= suppressed= max_per_second=
+	echo $((printed + suppressed))
+}
+start_server "$T/flood.log" --max-sessions 2 --cpus 0
+timeout 120 $FR "$PORT" flood 150 >/dev/null 2>&1
+for _ in $(seq 50); do	# every session has said its line, summaries included
+	[ "$(logged "$T/flood.log")" = 150 ] && break
+	sleep 0.2
+done
+kill -TERM "$SRV"
+wait "$SRV"
+SRV=
+r=$($FR 0 logcheck "$T/flood.log")
+eval "$(echo "$r" | tr ' ' ';')"
+ok $([ $((printed + suppressed)) = 150 ] && [ "$max_per_second" -le 10 ]; echo $?) \
+	"150 junk connections: <= 10 lines a second of a kind, the rest in summaries ($r)"
+grep -q "suppressed [0-9]* similar lines (the first: session [0-9]* (127" "$T/flood.log" ||
+	[ "$suppressed" = 0 ]
+ok $? "a summary names the count and the first line it stands for"
 
 # ------------------------------------ two namespaces, a veth pair
 NETNS=
