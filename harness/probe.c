@@ -493,6 +493,8 @@ void pb_probe_confirm(int cpu, struct pb_confirm *c)
 		double q25, q75;
 
 		c->median = quartiles(clean, c->nr_clean, &q25, &q75);
+		c->lo = clean[0];		/* sorted by quartiles() */
+		c->hi = clean[c->nr_clean - 1];
 	}
 }
 
@@ -674,14 +676,15 @@ static bool judge_drift(const struct pb_clock_obs *o, struct pb_anomalies *a)
 	if (!x)
 		return false;
 	d = rel(x->mhz, o->before.mhz);
-	dc = c->median > 0 ? rel(c->median, o->before.mhz) : 0;
+	/* the re-probe nearest to before, on the side of the change */
+	dc = c->median > 0 ? rel(d < 0 ? c->hi : c->lo, o->before.mhz) : 0;
 	if (c->median > 0 && fabs(dc) > PB_DRIFT_MAX && dc * d > 0) {
 		pb_anomaly_add(a, "frequency-drift", PB_SEV_WARN,
 			       "set the performance governor, disable turbo (pinbench doctor)",
 			       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%); "
-			       "the change persisted over %d re-probes across %.1f s (%.0f MHz)",
+			       "the change persisted over %d re-probes across %.1f s (%.0f-%.0f MHz)",
 			       o->cpu, o->before.mhz, x->mhz, 100 * d, c->nr_clean, c->span_s,
-			       c->median);
+			       c->lo, c->hi);
 		return true;
 	}
 	pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
@@ -703,7 +706,7 @@ static bool judge_low(const struct pb_clock_obs *o, const struct pb_nominal *nom
 	if (first ? !below_nominal(first, nom) :
 		    !(o->after.mhz > 0 && below_nominal(c->median, nom)))
 		return false;
-	if (!below_nominal(c->median, nom)) {
+	if (!below_nominal(c->median, nom) || !below_nominal(c->hi, nom)) {
 		pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
 			       "a transient disturbance, not a lasting low clock",
 			       "cpu%d probe read %.0f MHz after the job, %.1f %% below its "
@@ -872,12 +875,12 @@ bool pb_check_observer(int cpu, double start_s, double end_s, const double *agai
 			nr = PB_OBSERVER_RETRIES;
 		memcpy(v, again, nr * sizeof(*v));
 		med = quartiles(v, nr, &q25, &q75);
-		if (med / start_s - 1 <= PB_OBSERVER_MAX) {
+		if (v[0] / start_s - 1 <= PB_OBSERVER_MAX) {	/* the fastest one decides */
 			pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
 				       "a transient disturbance, not a lasting change",
 				       "reference loop on cpu%d took %.3f s at the start and %.3f s "
-				       "at the end (%+.1f %%), but %.3f s over %d re-timings",
-				       cpu, start_s, end_s, 100 * slower, med, nr);
+				       "at the end (%+.1f %%), but %.3f s (median %.3f s) over %d "
+				       "re-timings", cpu, start_s, end_s, 100 * slower, v[0], med, nr);
 			return false;
 		}
 		slower = med / start_s - 1;

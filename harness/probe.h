@@ -92,11 +92,12 @@ int pb_probe_inject_check(char *err, size_t len);
  * nr times spread over span_s before anything is claimed.
  */
 #define PB_CONFIRM_PROBES	5
-#define PB_CONFIRM_SPAN_S	0.4
+#define PB_CONFIRM_SPAN_S	1.0
 struct pb_confirm {
 	int	nr, nr_clean;		/* probes taken, undisturbed ones */
 	double	mhz[PB_CONFIRM_PROBES];	/* each probe's figure, 0 failed */
 	double	median;			/* of the undisturbed ones; 0 when fewer than 3 */
+	double	lo, hi;			/* the lowest and highest undisturbed one */
 	double	span_s;			/* first to last */
 };
 /* Probe cpu PB_CONFIRM_PROBES times over PB_CONFIRM_SPAN_S. */
@@ -147,11 +148,13 @@ bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom
 /*
  * The clock verdicts of one CPU, each only from undisturbed probes:
  *  - frequency-drift (warn): before and after differ by more than 3 %, and
- *    the re-probes confirm the change (they differ from before the same
- *    way); a change the re-probes do not confirm is probe-disturbed (info);
+ *    the re-probes confirm the change: every undisturbed one differs from
+ *    before by more than 3 % the same way (a clock that wanders, as a
+ *    virtual machine's host clock does, comes back within a second); a
+ *    change the re-probes do not confirm is probe-disturbed (info);
  *  - frequency-low (warn; error beyond 25 %): after (or, when after is
- *    disturbed, the re-probes) more than 10 % below nominal, and the
- *    re-probes too;
+ *    disturbed, the re-probes) more than 10 % below nominal, and every
+ *    undisturbed re-probe too;
  *  - probe-disturbed (info): a disturbed probe, with its figures, or a
  *    suspicion the re-probes did not confirm.
  * Returns true when D or L was raised.

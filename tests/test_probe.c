@@ -93,6 +93,7 @@ static struct pb_confirm confirm_of(double mhz, int clean)
 	for (int i = 0; i < PB_CONFIRM_PROBES; i++)
 		c.mhz[i] = mhz;
 	c.median = clean >= 3 ? mhz : 0;
+	c.lo = c.hi = c.median;
 	return c;
 }
 
@@ -180,7 +181,7 @@ static void test_judge_sticky(void **state)
 	assert_non_null(l);
 	assert_int_equal(d->sev, PB_SEV_WARN);
 	assert_non_null(strstr(d->message, "3000 MHz before the job, 2000 MHz after (-33.3 %)"));
-	assert_non_null(strstr(d->message, "persisted over 5 re-probes across 0.4 s"));
+	assert_non_null(strstr(d->message, "persisted over 5 re-probes across 0.4 s (2000-2000 MHz)"));
 	assert_int_equal(l->sev, PB_SEV_ERROR);	/* beyond 25 % */
 	assert_non_null(strstr(l->message, "runs at 2000 MHz, 33.3 % below its nominal 3000 MHz "
 				"(model-name)"));
@@ -217,6 +218,25 @@ static void test_judge_transient(void **state)
 	assert_non_null(strstr(p->message, "2763 MHz before the job and 1779 MHz after"));
 	assert_non_null(strstr(p->message, "5 re-probes across 0.4 s read 2760 MHz"));
 	pb_anomalies_free(&a);
+	/* a host clock that wanders: most re-probes low, one back at before */
+	o.before = probe_of(0, 3694, 0.001, 0);
+	o.after = o.closed = probe_of(0, 3563, 0.001, 0);	/* -3.5 % */
+	o.confirm = confirm_of(3560, 5);
+	o.confirm.hi = 3690;
+	assert_false(pb_judge_clock(&o, &nom, &a));
+	assert_null(find_kind(&a, "frequency-drift"));
+	assert_non_null(find_kind(&a, "probe-disturbed"));
+	pb_anomalies_free(&a);
+	/* a low clock the re-probes do not all confirm is no L either */
+	o.before = probe_of(0, 1500, 0.001, 0);
+	o.after = o.closed = probe_of(0, 1500, 0.001, 0);
+	o.confirm = confirm_of(1500, 5);
+	o.confirm.hi = 2000;					/* back above 90 % of 2100 */
+	assert_false(pb_judge_clock(&o, &nom, &a));
+	assert_null(find_kind(&a, "frequency-low"));
+	pb_anomalies_free(&a);
+	o.before = probe_of(0, 2763, 0.001, 0);
+	o.after = o.closed = probe_of(0, 1779, 0.001, 0);
 	/* re-probes that are all disturbed: no figure, no verdict */
 	o.confirm = confirm_of(1000, 1);
 	assert_false(pb_judge_clock(&o, &nom, &a));
@@ -351,7 +371,7 @@ static void test_observer(void **state)
 	assert_false(pb_check_observer(3, 0.818, 1.122, back, PB_OBSERVER_RETRIES, &a));
 	assert_int_equal(a.nr, 1);
 	assert_true(has_kind(&a, "probe-disturbed", PB_SEV_INFO));
-	assert_non_null(strstr(a.v[0].message, "0.820 s over 5 re-timings"));
+	assert_non_null(strstr(a.v[0].message, "0.810 s (median 0.820 s) over 5 re-timings"));
 	pb_anomalies_free(&a);
 }
 
