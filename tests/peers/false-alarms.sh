@@ -63,6 +63,7 @@ for name in ("quiet", "hog"):
     info = Counter()
     cells = Counter()
     hog_rows = hog_n = claimed = 0
+    said = []
     files = sorted(glob.glob("%s/%s-*.json" % (out, name)))
     for f in files:
         try:
@@ -88,6 +89,8 @@ for name in ("quiet", "hog"):
                 m = MARK.get(a["kind"], "!" + a["kind"])
                 rows[(cell, m)] += 1
                 seen.add(m[0])
+                if m in CLAIMS and m != "N" or (m == "N" and not uses_hog):
+                    said.append("%s %s: %s" % (cell, m, a["message"]))
                 got_n |= m == "N"
             if uses_hog:
                 hog_rows += 1
@@ -104,6 +107,8 @@ for name in ("quiet", "hog"):
         print("  %-22s %-3s %3d of %d rows" % (cell, m, n, cells[cell]))
     for k, n in sorted(info.items()):
         print("  info %-18s %3d notes" % (k, n))
+    for line in said[:10]:
+        print("  said:", line[:200])
     if name == "hog":
         print("  rows on cpu%d flagged N: %d of %d" % (hog_cpu, hog_n, hog_rows))
 PY
