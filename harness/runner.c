@@ -1181,6 +1181,8 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 	for (int i = 0; i < x->nr_clocks; i++) {
 		struct pb_probe *p = &r->clocks[i].before;
 
+		struct pb_probe again;
+
 		r->clocks[i].cpu = x->clock_cpu[i];
 		for (int k = 0; k < 4; k++) {
 			if (pb_probe_cpu(x->clock_cpu[i], p, err, sizeof(err)))
@@ -1188,6 +1190,16 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 			if (!p->mhz || !p->disturbed)
 				break;
 		}
+		/*
+		 * Once more, right away: a CPU that idled before the job may
+		 * still be ramping its clock (a host's boost, a governor), and
+		 * the job will run at the clock it ramps to.  The higher of two
+		 * undisturbed probes is the clock before the job.
+		 */
+		if (p->mhz > 0 && !p->disturbed &&
+		    !pb_probe_cpu(x->clock_cpu[i], &again, err, sizeof(err)) &&
+		    !again.disturbed && again.mhz > p->mhz)
+			*p = again;
 	}
 }
 

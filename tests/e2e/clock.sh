@@ -36,7 +36,9 @@ clock steady "0: 3000 3002 2998 3001"
 kinds steady '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" not in k and c["reprobe"] is None' \
 	"no clock verdict, no note, no re-probe"
 
+# two probes before the job (the higher counts), then after, closed, re-probes
 clock sticky "0: 3000 3001 2999 3000
+0: 3000 3001 2999 3000
 0: 2000 2001 1999 2000"
 kinds sticky '"frequency-drift" in k and "frequency-low" in k and "persisted over 5 re-probes" in m and "3000 MHz before the job, 2000 MHz after (-33.3 %)" in m and "33.3 % below its nominal 3000 MHz (model-name)" in m' \
 	"2009: D and L, confirmed by re-probes (2.0 vs 3.0 GHz)"
@@ -44,12 +46,20 @@ kinds sticky 'any(a["kind"] == "frequency-low" and a["severity"] == "error" for 
 	"2009: L is an error; the re-probes are in the JSON"
 
 clock transient "0: 3000 3001 2999 3000
+0: 3000 3001 2999 3000
 0: 1500 1501 1499 1500
 0: 3000 3001 2999 3000"
 kinds transient '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" in k and "re-probes across" in m and "read 3000 MHz" in m' \
 	"a low reading that goes away is probe-disturbed (info), not D or L"
 kinds transient 'all(a["severity"] == "info" for a in j["anomalies"] if a["kind"] == "probe-disturbed")' \
 	"probe-disturbed is info"
+
+# a CPU still ramping its clock when first probed: the second probe before
+# the job, at the clock the job gets, is the one the job is judged against
+clock ramp "0: 2880 2881 2879 2880
+0: 3000 3001 2999 3000"
+kinds ramp '"frequency-drift" not in k and c["before_mhz"] == 3000 and "frequency-low" not in k' \
+	"a clock still ramping before the job: the higher before-probe counts, no D"
 
 clock disturbed "0: 3000 1500 3000 1500 3000 1500 3000 1500
 0: 1200 off=0.5"
