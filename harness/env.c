@@ -673,7 +673,8 @@ void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat 
 			       100 * steal / (cap * known / n), steal / 1e9, cap * known / n / 1e9);
 	if (!others)
 		return;
-	frac = others->ns / cap;
+	/* shares of unbound tasks are estimates: never more than the CPUs had */
+	frac = others->ns < cap ? others->ns / cap : 1;
 	*other_frac = frac;
 	if (frac <= PB_NEIGHBOR_WARN)
 		return;
