@@ -33,6 +33,7 @@ static const struct {
 	{ "migration",			"G" },
 	{ "throttling",			"T" },
 	{ "lost",			"X" },
+	{ "shared-cpus",		"S" },
 };
 
 /* Length of the UTF-8 sequence starting with byte c; 0 if c cannot start one. */

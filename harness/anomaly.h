@@ -33,7 +33,7 @@ json_t *pb_anomalies_json(const struct pb_anomalies *a);
 /*
  * A short mark for tables: M multiplexed, D frequency-drift, L frequency-low,
  * C counter-clock-mismatch, O observer-effect, N noisy-neighbor, V noisy,
- * G migration, T throttling, X lost, ! other.
+ * G migration, T throttling, X lost, S shared-cpus, ! other.
  */
 const char *pb_anomaly_mark(const char *kind);
 

@@ -9,6 +9,7 @@
  * others; results are saved atomically, one file per job file.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "cpulock.h"
 #include "result.h"
 #include "util.h"
 
@@ -29,6 +31,7 @@ struct run_opts {
 	bool		json;
 	bool		quiet;
 	bool		dry_run;
+	bool		wait;		/* for CPUs another pinbench is measuring */
 	const char	*label;
 	const char	*topology;
 	struct pb_kv	*over;
@@ -38,7 +41,7 @@ struct run_opts {
 };
 
 enum { OPT_FORMAT = 256, OPT_REPEATS, OPT_DURATION, OPT_PLACEMENT, OPT_SET,
-       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP, OPT_PEER };
+       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP, OPT_PEER, OPT_WAIT };
 
 static const struct option run_longopts[] = {
 	{ "output",	required_argument, NULL, 'o' },
@@ -53,6 +56,7 @@ static const struct option run_longopts[] = {
 	{ "label",	required_argument, NULL, OPT_LABEL },
 	{ "topology",	required_argument, NULL, OPT_TOPOLOGY },
 	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
+	{ "wait",	no_argument,	   NULL, OPT_WAIT },
 	{ "quiet",	no_argument,	   NULL, 'q' },
 	{ "help",	no_argument,	   NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -77,6 +81,8 @@ static const char run_help[] =
 "                         only with --dry-run (workloads run on this machine only)\n"
 "      --dry-run          check everything a run checks first (job files, events,\n"
 "                         cpus=, results folder) and print the plan; run nothing\n"
+"      --wait             when another pinbench is measuring a job's CPUs, wait\n"
+"                         for it (default: warn, run, and mark the job S)\n"
 "  -q, --quiet            no progress line, no tables (JSON still saved)\n"
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
@@ -181,6 +187,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		case OPT_LABEL: o->label = optarg; break;
 		case OPT_TOPOLOGY: o->topology = optarg; break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_WAIT: o->wait = true; break;
 		default:
 			fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
 			return 2;
@@ -292,17 +299,30 @@ static int check_outdir(const struct run_opts *o)
 {
 	char dir[PATH_MAX], probe[PATH_MAX + 32], *slash;
 	struct stat st;
-	int e;
+	int e, fd;
 
-	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >= (int)sizeof(dir)) {
+	/* room for "/<timestamp>-<job file, 127 at most>-999.json.tmp.XXXXXX" */
+	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
+	    (int)sizeof(dir) - 200) {
 		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
 		return 2;
 	}
 	if (!o->dry_run) {
-		if (!pb_mkdirs(dir))
+		if (pb_mkdirs(dir)) {
+			e = errno;
+			fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
+				dir, strerror(e));
+			return 2;
+		}
+		snprintf(probe, sizeof(probe), "%s/.pinbench-probe.XXXXXX", dir);
+		fd = mkostemp(probe, O_CLOEXEC);	/* can a result be written there? */
+		if (fd >= 0) {
+			close(fd);
+			unlink(probe);
 			return 0;
+		}
 		e = errno;
-		fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir, dir,
+		fprintf(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
 			strerror(e));
 		return 2;
 	}
@@ -401,35 +421,96 @@ static void add_peers(const struct pb_run *run, json_t *j)
 	}
 }
 
-static int save_run(const struct run_opts *o, struct pb_run *run, const char *base,
-		    char *path, size_t len)
-{
-	char dir[PATH_MAX], ts[32], err[PATH_MAX + 64];
-	json_t *j;
-	int rc;
+/*
+ * Where one job file's result goes.  The name, DIR/<label>/<start time>-
+ * <job file>[-N].json, is claimed by the first save (a link that fails if
+ * the name exists: two runs started in the same second get two files);
+ * the file is rewritten after every job, so a crash loses at most the job
+ * in flight.
+ */
+struct saver {
+	char	stem[PATH_MAX - 32];
+	char	path[PATH_MAX];
+	bool	claimed;
+	char	err[PATH_MAX + 128];	/* why the last save failed, or "" */
+};
 
-	snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label);
-	if (pb_mkdirs(dir)) {
-		fprintf(stderr, "pinbench: cannot create %s: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	iso_now(ts, sizeof(ts), "%Y%m%dT%H%M%SZ");
-	if (snprintf(path, len, "%s/%s-%s.json", dir, ts, base) >= (int)len) {
-		fprintf(stderr, "pinbench: result path too long: %s\n", dir);
-		return -1;
-	}
-	for (int n = 2; access(path, F_OK) == 0 && n < 1000; n++)
-		if (snprintf(path, len, "%s/%s-%s-%d.json", dir, ts, base, n) >= (int)len)
-			return -1;
-	j = pb_run_json(run);
+static void saver_init(struct saver *sv, const struct run_opts *o, const char *started,
+		       const char *base)
+{
+	char ts[32];
+	int k = 0;
+
+	for (const char *p = started; *p && k < (int)sizeof(ts) - 1; p++)
+		if (*p != '-' && *p != ':')
+			ts[k++] = *p;	/* 2026-12-01T12:00:00Z -> 20261201T120000Z */
+	ts[k] = 0;
+	memset(sv, 0, sizeof(*sv));
+	/* check_outdir made sure that this fits */
+	snprintf(sv->stem, sizeof(sv->stem), "%s/%s/%s-%s", o->outdir, o->label, ts, base);
+}
+
+/*
+ * Save the run as it is (signals held off meanwhile: a Ctrl-C lands after
+ * the file is whole).  *text, when asked, gets the JSON even when the save
+ * fails.  0, or -1 with sv->err.
+ */
+static int save_run(struct saver *sv, const struct pb_run *run, char **text)
+{
+	json_t *j = pb_run_json(run);
+	sigset_t block, old;
+	char *s;
+	int rc = -1;
+
 	add_peers(run, j);
-	rc = pb_json_write_atomic(path, j, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "pinbench: %s\n", err);
-	if (o->json && !rc)
-		json_dumpf(j, stdout, JSON_INDENT(1)), fputc('\n', stdout);
+	s = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(j);
+	if (!s) {
+		snprintf(sv->err, sizeof(sv->err), "cannot write %s.json: %s", sv->stem,
+			 strerror(ENOMEM));
+		return -1;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (sv->claimed) {
+		rc = pb_file_save(sv->path, s, false, sv->err, sizeof(sv->err));
+	} else {
+		for (int n = 1; n < 1000; n++) {
+			if (n == 1)
+				snprintf(sv->path, sizeof(sv->path), "%s.json", sv->stem);
+			else
+				snprintf(sv->path, sizeof(sv->path), "%s-%d.json", sv->stem, n);
+			rc = pb_file_save(sv->path, s, true, sv->err, sizeof(sv->err));
+			if (rc != -EEXIST)
+				break;
+		}
+		if (rc == -EEXIST)
+			snprintf(sv->err, sizeof(sv->err), "cannot create %s: 999 names taken",
+				 sv->path);
+		sv->claimed = !rc;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!rc)
+		*sv->err = 0;
+	else
+		rc = -1;
+	if (text)
+		*text = s;
+	else
+		free(s);
 	return rc;
+}
+
+/* Is there anything to keep: a job that ended, or a repeat that finished? */
+static bool worth_saving(const struct pb_run *run)
+{
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status != PB_INTERRUPTED || run->results[i].nr_reps)
+			return true;
+	return false;
 }
 
 static void file_base(const char *path, char *buf, size_t len)
@@ -551,15 +632,138 @@ static void print_run_anomalies(const struct pb_run *run, FILE *f)
 	}
 }
 
-/* Run every job of one job file (or the ad-hoc job); returns 0, 1 or 2. */
+/* The CPUs job j uses at placement p (NULL: cpus=); 0 when it cannot be placed. */
+static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
+		    int **cpus)
+{
+	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+	char reason[256];
+
+	*cpus = NULL;
+	if (!p) {
+		*cpus = malloc(j->nr_cpus * sizeof(**cpus));
+		if (!*cpus)
+			return 0;
+		memcpy(*cpus, j->cpus, j->nr_cpus * sizeof(**cpus));
+		return j->nr_cpus;
+	}
+	*cpus = calloc(n, sizeof(**cpus));
+	if (!*cpus || pb_place(t, p, j->nr_instances, *cpus, reason, sizeof(reason))) {
+		free(*cpus);
+		*cpus = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/*
+ * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
+ * CPUs another pinbench is measuring are said on stderr and go into
+ * held[]; with it, we try again every 100 ms until they are free.  A lock
+ * folder that cannot be used is said once per run.  -EINTR when a wait
+ * was interrupted.
+ */
+static int lock_job(const struct run_opts *o, const struct pb_topo *t,
+		    const struct pb_job *j, const char *p, struct pb_cpulock *l,
+		    struct pb_cpu_holder *held, int *nheld)
+{
+	static bool said;
+	char err[PATH_MAX + 64];
+	int *cpus, n = job_cpus(t, j, p, &cpus), rc;
+
+	*nheld = 0;
+	memset(l, 0, sizeof(*l));
+	if (!n)
+		return 0;
+	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
+	if (!rc && *nheld && o->wait) {
+		fprintf(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
+			j->name, held[0].cpu, held[0].pid);
+		while (!rc && *nheld && !pb_interrupted) {
+			pb_cpulock_release(l);
+			usleep(100 * 1000);
+			rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
+		}
+		if (pb_interrupted) {
+			pb_cpulock_release(l);
+			rc = -EINTR;
+		}
+	}
+	free(cpus);
+	if (rc == -1 && !said) {
+		said = true;
+		fprintf(stderr, "pinbench: %s; runs are not kept apart\n", err);
+	}
+	for (int k = 0; rc != -EINTR && k < *nheld; k++)
+		fprintf(stderr, "pinbench: %s: CPU %d is being measured by another pinbench "
+			"(pid %d); running anyway (--wait waits)\n", j->name, held[k].cpu,
+			held[k].pid);
+	return rc == -EINTR ? rc : 0;
+}
+
+/* The job shared its CPUs with another pinbench: say so in the result. */
+static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
+{
+	char cpus[128] = "";
+	size_t k = 0;
+
+	if (!nheld)
+		return;
+	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
+		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
+	pb_anomaly_add(&r->anomalies, "shared-cpus", PB_SEV_WARN,
+		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
+		       "another pinbench (pid %d) was measuring CPU %s when this job began",
+		       held[0].pid, cpus);
+}
+
+/* Run one job at one placement into r, its CPUs locked meanwhile. */
+static void run_one(const struct run_opts *o, const struct pb_topo *t,
+		    const struct pb_job *j, const char *p, const struct pb_evlist *evl,
+		    const struct pb_nominal *nom, struct pb_result *r)
+{
+	struct pb_cpu_holder held[8];
+	struct pb_cpulock l;
+	int nheld;
+
+	if (lock_job(o, t, j, p, &l, held, &nheld) == -EINTR) {
+		memset(r, 0, sizeof(*r));
+		r->job = j;
+		snprintf(r->placement, sizeof(r->placement), "%s", p ? p : "cpus");
+		r->status = PB_INTERRUPTED;
+		snprintf(r->reason, sizeof(r->reason), "interrupted while waiting for its CPUs");
+		return;
+	}
+	pb_run_job(t, j, p, evl, nom, r);
+	pb_cpulock_release(&l);
+	mark_shared(r, held, nheld);
+}
+
+/* Did the interrupt cut anything: a job in flight, or jobs not run? */
+static bool run_cut(const struct pb_run *run)
+{
+	if (run->nr < run->planned)
+		return true;
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status == PB_INTERRUPTED)
+			return true;
+	return false;
+}
+
+/*
+ * Run every job of one job file (or the ad-hoc job), saving the result
+ * file after each; returns 0, 1 or 2.
+ */
 static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		      const char *config, struct pb_jobset *js)
 {
 	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
 	struct pb_run run = { .label = o->label, .config = config,
 			      .cmdline = o->cmdline, .topo = t };
-	char path[PATH_MAX], base[128], said[64][96];
-	int nres = 0, nsaid = 0, failed = 0, rc;
+	char path[PATH_MAX], base[128], said[64][96], last_err[sizeof(((struct saver *)0)->err)];
+	struct saver sv;
+	char *text = NULL;
+	int nsaid = 0, failed = 0, rc;
 
 	if (!evl)
 		return 2;
@@ -572,13 +776,18 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (rc)
 		goto out;
 	for (int i = 0; i < js->nr; i++)
-		nres += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
-	run.results = calloc(nres, sizeof(*run.results));
+		run.planned += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
+	run.results = calloc(run.planned, sizeof(*run.results));
 	if (!run.results) {
 		rc = 2;
 		goto out;
 	}
+	file_base(config ? config : "bench", base, sizeof(base));
+	if (!config)
+		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
+	saver_init(&sv, o, run.started, base);
+	*last_err = 0;
 	run_begin(&run, js);
 	for (int i = 0; i < js->nr && !pb_interrupted; i++) {
 		const struct pb_job *j = &js->jobs[i];
@@ -588,11 +797,16 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			struct pb_result *r = &run.results[run.nr++];
 
 			pb_progress_job = run.nr;
-			pb_progress_jobs = nres;
-			pb_run_job(t, j, j->nr_placements ? j->placements[p] : NULL,
-				   &evl[i], &run.nominal, r);
+			pb_progress_jobs = run.planned;
+			run_one(o, t, j, j->nr_placements ? j->placements[p] : NULL,
+				&evl[i], &run.nominal, r);
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
+			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
+			    strcmp(sv.err, last_err)) {	/* the next save tries again */
+				fprintf(stderr, "pinbench: %s\n", sv.err);
+				snprintf(last_err, sizeof(last_err), "%s", sv.err);
+			}
 		}
 		if (!o->quiet && !o->json) {
 			struct pb_run view = run;
@@ -604,21 +818,32 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		}
 	}
 	run_end(&run);
+	iso_now(run.finished, sizeof(run.finished), "%Y-%m-%dT%H:%M:%SZ");
 	if (!o->quiet && !o->json) {
 		pb_run_print_sweeps(&run, stdout);
 		print_run_anomalies(&run, stdout);
 	}
-	file_base(config ? config : "bench", base, sizeof(base));
-	if (!config)
-		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
-	rc = save_run(o, &run, base, path, sizeof(path)) ? 1 : failed;
-	if (!rc || rc == 1)
-		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", path);
-	if (pb_interrupted)
-		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
-	if (pb_interrupted)
+	rc = failed;
+	if (!worth_saving(&run)) {
+		fprintf(stderr, "pinbench: interrupted before any job finished a repeat; "
+			"nothing saved\n");
 		rc = 1;
+		goto out;
+	}
+	if (save_run(&sv, &run, &text)) {
+		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
+		rc = 1;
+	} else {
+		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
+	}
+	if (o->json && text)		/* saved or not: what was asked for */
+		fputs(text, stdout), fputc('\n', stdout);
+	if (run_cut(&run)) {
+		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
+		rc = 1;
+	}
 out:
+	free(text);
 	for (int i = 0; i < run.nr; i++)
 		pb_result_free(&run.results[i]);
 	free(run.results);
@@ -684,6 +909,11 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 
 		if (r > rc)
 			rc = r;
+		if (pb_interrupted && i + 1 < n) {
+			fprintf(stderr, "pinbench: interrupted; %d job file%s not run\n",
+				n - i - 1, n - i - 1 > 1 ? "s" : "");
+			rc = rc > 1 ? rc : 1;
+		}
 	}
 out:
 	for (int i = 0; i < n; i++)

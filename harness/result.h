@@ -18,6 +18,8 @@ struct pb_run {
 	const char		*config;	/* job file, or NULL */
 	char			*cmdline;
 	char			started[32];	/* ISO-8601 UTC */
+	char			finished[32];	/* ISO-8601 UTC, "" while running */
+	int			planned;	/* results the run will have when done */
 	const struct pb_topo	*topo;
 	json_t			*environment;	/* or NULL */
 	struct pb_nominal	nominal;
@@ -32,7 +34,14 @@ json_t *pb_run_json(const struct pb_run *run);
 json_t *pb_result_json(const struct pb_result *r, double nominal_mhz);
 /* The host object: hostname, kernel, ..., topology. */
 json_t *pb_host_json(const struct pb_topo *t);
-/* Write j to path atomically (temp file in the same folder, fsync, rename). */
+/*
+ * Write text and a newline to path atomically: a temporary file in the same
+ * folder, fsync, then rename over path (claim false) or link to path only
+ * if no file has that name (claim true: -EEXIST when one has), and fsync
+ * of the folder.  -1 with err naming the step and the error that failed.
+ */
+int pb_file_save(const char *path, const char *text, bool claim, char *err, size_t len);
+/* pb_file_save(path, j as indented JSON, false, ...). */
 int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
 /* mkdir -p */
 int pb_mkdirs(const char *path);

@@ -3,6 +3,7 @@
  * test_result.c - result JSON written atomically and read back.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -208,6 +210,53 @@ static void test_atomic_write_leaves_nothing(void **state)
 	assert_int_equal(n, 1);
 }
 
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* A claim never replaces a file: the second run to want a name is told. */
+static void test_claim_is_exclusive(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/r.json", f->dir);
+	assert_int_equal(pb_file_save(path, "{\"first\": 1}", true, err, sizeof(err)), 0);
+	assert_int_equal(pb_file_save(path, "{\"second\": 2}", true, err, sizeof(err)),
+			 -EEXIST);
+	assert_string_equal(slurp(path), "{\"first\": 1}\n");
+	/* the owner rewrites its own file */
+	assert_int_equal(pb_file_save(path, "{\"first\": 3}", false, err, sizeof(err)), 0);
+	assert_string_equal(slurp(path), "{\"first\": 3}\n");
+}
+
+/* What failed, with the error of that step (not a stale errno). */
+static void test_save_error_is_real(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/sub", f->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sub", f->dir);	/* a folder as the target */
+	assert_int_equal(pb_file_save(path, "{}", false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot rename to"));
+	assert_non_null(strstr(err, strerror(EISDIR)));
+	snprintf(path, sizeof(path), "%s/none/x.json", f->dir);
+	assert_int_equal(pb_file_save(path, "{}", false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot create"));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+}
+
 static void test_mkdirs(void **state)
 {
 	struct fixture *f = *state;
@@ -227,6 +276,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unbounded_ci_is_null, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_write_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_error_is_real, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
