@@ -816,7 +816,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			snprintf(r->reason, sizeof(r->reason), pb_interrupted ?
-				 "interrupted" : "watchdog: no progress for %.0f s (%s)", limit,
+				 "interrupted" : "watchdog: no progress for %g s (%s)", limit,
 				 !begun ? "setting up and warming up" : last < x->nr_wins ?
 				 "in a measurement window" : "stopping");
 			r->status = pb_interrupted ? PB_INTERRUPTED : PB_FAILED;

@@ -180,13 +180,13 @@ check "the killed job is failed with the signal, the other job ran and was saved
 check "no process left behind after a killed role" sh -c "! pgrep -f '$T/kil[l]' >/dev/null"
 
 # watchdogs
-$PB bench pipe test_hang=setup timeout=1 --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd" >"$T/wd.json" 2>"$T/err"
+$PB bench pipe test_hang=setup timeout=0.5 --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd" >"$T/wd.json" 2>"$T/err"
 ok $([ $? = 1 ] && echo 0 || echo 1) "a hung job: exit 1"
-check "a hung job is stopped by the watchdog and marked failed" pyjson "$T/wd.json" \
-	'd["jobs"][0]["status"] == "failed" and "watchdog" in d["jobs"][0]["reason"] and "setting up" in d["jobs"][0]["reason"]'
+check "a hung job is stopped by the watchdog and marked failed, timeout=0.5 said as 0.5 s" pyjson "$T/wd.json" \
+	'd["jobs"][0]["status"] == "failed" and d["jobs"][0]["reason"] == "watchdog: no progress for 0.5 s (setting up and warming up)"'
 $PB bench pipe test_hang=setup --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd3" >"$T/wd3.json" 2>"$T/err"
-check "the automatic watchdog (no timeout=) stops a hung set-up" pyjson "$T/wd3.json" \
-	'd["jobs"][0]["status"] == "failed" and d["jobs"][0]["reason"] == "watchdog: no progress for 10 s (setting up and warming up)"'
+check "the automatic watchdog (no timeout=) stops a hung set-up: 10 s + 0.05 s a role" pyjson "$T/wd3.json" \
+	'd["jobs"][0]["status"] == "failed" and d["jobs"][0]["reason"] == "watchdog: no progress for 10.1 s (setting up and warming up)"'
 $PB bench pipe test_hang=loop --repeats 1 --duration 0.1 --warmup 0 --placement same-cpu -q --format json -o "$T/wd2" >"$T/wd2.json" 2>"$T/err"
 check "a role that ignores the stop: failed, named" pyjson "$T/wd2.json" \
 	'd["jobs"][0]["status"] == "failed" and "did not stop" in d["jobs"][0]["reason"]'
