@@ -195,11 +195,16 @@ struct role_arg {
 	pid_t		pid;
 };
 
-static void role_fail(struct job_ctx *x, int i, const char *fmt, int a, int b)
+/* The role's reason, in shared memory for the job process to say. */
+static void __attribute__((format(printf, 3, 4)))
+role_fail(struct job_ctx *x, int i, const char *fmt, ...)
 {
 	struct shm_task *st = TASK(x, i);
+	va_list ap;
 
-	snprintf(st->err, sizeof(st->err), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
 	st->failed = 1;
 }
 
@@ -235,7 +240,8 @@ static void role_run(struct job_ctx *x, int i)
 	rc = pb_topo_bind_thread(x->topo, st->t.planned);
 	st->t.seen[0] = sched_getcpu();
 	if (rc)
-		role_fail(x, i, "cannot pin to CPU %d: error %d", st->t.planned, -rc);
+		role_fail(x, i, "cannot pin to CPU %d: %s (%s)", st->t.planned,
+			  strerror(-rc), strerrorname_np(-rc) ? strerrorname_np(-rc) : "?");
 	else if (st->t.seen[0] != st->t.planned)
 		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
 			  st->t.planned, st->t.seen[0]);
