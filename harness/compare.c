@@ -694,7 +694,8 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 		nr++;
 	}
 	closedir(d);
-	qsort(names, (size_t)nr, sizeof(*names), name_cmp);
+	if (nr)		/* an empty folder: names is NULL */
+		qsort(names, (size_t)nr, sizeof(*names), name_cmp);
 	for (i = 0; i < nr && !rc; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]);
 		rc = load_entry(c, sub, depth + 1, tcap, err, len);
