@@ -8,9 +8,17 @@ PKGS	:= hwloc jansson
 # CFLAGS is the user's (optimisation, debugging, sanitizers); the project's
 # own flags are in PB_CFLAGS and always apply, even on the command line.
 CFLAGS	?= -O2 -g
+# SANITIZE=1: ASan (LeakSanitizer with it) and UBSan.  Every finding stops
+# the program, UBSan's too (by default it prints and goes on, and no test
+# would fail), so a test sees it as a crash or a non-zero exit.  No leak
+# suppressions: role, job and server-session processes leave by _exit(),
+# which LeakSanitizer does not check, and the main processes that it does
+# check are leak-free (make check SANITIZE=1 finds nothing to suppress).
 ifeq ($(SANITIZE),1)
-CFLAGS	+= -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer
+CFLAGS	+= -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
 LDFLAGS	+= -fsanitize=address,undefined
+export UBSAN_OPTIONS ?= print_stacktrace=1
 endif
 PB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \

@@ -491,6 +491,58 @@ static void clean_strings(json_t *v)
 	}
 }
 
+const char *pb_json_kind(const json_t *v)
+{
+	switch (v ? json_typeof(v) : JSON_NULL) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
+	}
+}
+
+int pb_cmp_check_result(json_t *root, char *err, size_t len)
+{
+	json_t *schema, *jobs, *job;
+	char s[72];
+	size_t i;
+
+	if (!json_is_object(root))
+		return pb_errf(err, len, 0, "the top level is %s, want an object",
+			       pb_json_kind(root));
+	schema = json_object_get(root, "schema");
+	if (!schema)
+		return pb_errf(err, len, 0, "no schema, want \"%s\"", RESULT_SCHEMA);
+	if (!json_is_string(schema))
+		return pb_errf(err, len, 0, "schema is %s, want the string \"%s\"",
+			       pb_json_kind(schema), RESULT_SCHEMA);
+	if (strcmp(json_string_value(schema), RESULT_SCHEMA)) {
+		snprintf(s, sizeof(s), "%.64s", json_string_value(schema));
+		pb_str_clean(s);
+		return pb_errf(err, len, 0, "schema \"%s\", want \"%s\"", s, RESULT_SCHEMA);
+	}
+	jobs = json_object_get(root, "jobs");
+	if (!jobs)
+		return pb_errf(err, len, 0, "no jobs, want an array");
+	if (!json_is_array(jobs))
+		return pb_errf(err, len, 0, "jobs is %s, want an array", pb_json_kind(jobs));
+	json_array_foreach(jobs, i, job)
+		if (!json_is_object(job))
+			return pb_errf(err, len, 0, "jobs[%zu] is %s, want an object", i,
+				       pb_json_kind(job));
+	return 0;
+}
+
 /* Remember a file's or folder's identity; false when it was seen before. */
 static int first_sight(struct pb_cmp *c, const struct stat *st)
 {
@@ -533,7 +585,7 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 {
 	json_error_t je;
 	json_t *root, *job;
-	const char *schema;
+	char why[160];
 	int fd, group, rc = 0;
 	struct stat st;
 	size_t i;
@@ -553,10 +605,8 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 		return 1;
 	}
 	clean_strings(root);
-	schema = jstr(root, "schema", NULL);
-	if (!schema || strcmp(schema, RESULT_SCHEMA) || !json_is_array(json_object_get(root, "jobs"))) {
-		snprintf(err, len, "%s: not a pinbench result (schema %s, want %s)", path,
-			 schema ? schema : "missing", RESULT_SCHEMA);
+	if (pb_cmp_check_result(root, why, sizeof(why))) {
+		snprintf(err, len, "%s: not a pinbench result: %s", path, why);
 		json_decref(root);
 		return 1;
 	}
@@ -644,7 +694,8 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 		nr++;
 	}
 	closedir(d);
-	qsort(names, (size_t)nr, sizeof(*names), name_cmp);
+	if (nr)		/* an empty folder: names is NULL */
+		qsort(names, (size_t)nr, sizeof(*names), name_cmp);
 	for (i = 0; i < nr && !rc; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", path, names[i]);
 		rc = load_entry(c, sub, depth + 1, tcap, err, len);

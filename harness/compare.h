@@ -128,6 +128,16 @@ int pb_version_cmp(const char *a, const char *b);
  * the file.
  */
 int pb_cmp_load(struct pb_cmp *c, const char *path, char *err, size_t len);
+/*
+ * Is root a pinbench-result/1 as the loader reads it: an object whose
+ * schema is that string and whose jobs is an array of objects?  0, or -1
+ * with err naming the field and what is wrong ("jobs is an object, want
+ * an array").
+ */
+struct json_t;
+int pb_cmp_check_result(struct json_t *root, char *err, size_t len);
+/* "an object", "an array", "a string", "a number", "a boolean", "null" */
+const char *pb_json_kind(const struct json_t *v);
 /* Load every path (c->by set); 0, or 2 with the message printed for `who`. */
 int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who);
 /* Fill c->order: version order, or as first seen. */

@@ -169,9 +169,10 @@ static const char *base_of(const char *path)
 static int file_meta(const char *path, char *label, size_t llen, char *config, size_t clen,
 		     char *err, size_t elen)
 {
-	const char *schema, *l, *cf;
+	const char *l, *cf;
 	json_error_t je;
 	struct stat st;
+	char why[160] = "";
 	json_t *root;
 	int fd;
 
@@ -183,12 +184,18 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 	if (!root)
 		return pb_errf(err, elen, 0, "%s: cannot read: %s (line %d)", path, je.text,
 			       je.line);
-	schema = json_string_value(json_object_get(root, "schema"));
 	l = json_string_value(json_object_get(root, "label"));
 	cf = json_string_value(json_object_get(root, "config"));
-	if (!schema || strcmp(schema, "pinbench-result/1") || !l) {
+	if (pb_cmp_check_result(root, why, sizeof(why)) == 0 && !l) {
+		if (json_object_get(root, "label"))
+			snprintf(why, sizeof(why), "label is %s, want a string",
+				 pb_json_kind(json_object_get(root, "label")));
+		else
+			snprintf(why, sizeof(why), "no label, want a string");
+	}
+	if (why[0]) {
 		json_decref(root);
-		return pb_errf(err, elen, 0, "%s: not a pinbench result with a label", path);
+		return pb_errf(err, elen, 0, "%s: not a pinbench result: %s", path, why);
 	}
 	snprintf(label, llen, "%s", l);
 	pb_str_clean(label);

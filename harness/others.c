@@ -152,7 +152,8 @@ int pb_others_snapshot(const int *cpus, int n, const pid_t *ours, int nours,
 			scan_process(s, pid, cpus, n, have_online ? online : NULL);
 	}
 	closedir(d);
-	qsort(s->t, s->nr, sizeof(*s->t), cmp_tid);
+	if (s->nr)	/* none (a sysroot's /proc with no process): s->t is NULL */
+		qsort(s->t, s->nr, sizeof(*s->t), cmp_tid);
 	return 0;
 }
 

@@ -195,11 +195,16 @@ struct role_arg {
 	pid_t		pid;
 };
 
-static void role_fail(struct job_ctx *x, int i, const char *fmt, int a, int b)
+/* The role's reason, in shared memory for the job process to say. */
+static void __attribute__((format(printf, 3, 4)))
+role_fail(struct job_ctx *x, int i, const char *fmt, ...)
 {
 	struct shm_task *st = TASK(x, i);
+	va_list ap;
 
-	snprintf(st->err, sizeof(st->err), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
 	st->failed = 1;
 }
 
@@ -235,7 +240,8 @@ static void role_run(struct job_ctx *x, int i)
 	rc = pb_topo_bind_thread(x->topo, st->t.planned);
 	st->t.seen[0] = sched_getcpu();
 	if (rc)
-		role_fail(x, i, "cannot pin to CPU %d: error %d", st->t.planned, -rc);
+		role_fail(x, i, "cannot pin to CPU %d: %s (%s)", st->t.planned,
+			  strerror(-rc), strerrorname_np(-rc) ? strerrorname_np(-rc) : "?");
 	else if (st->t.seen[0] != st->t.planned)
 		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
 			  st->t.planned, st->t.seen[0]);
@@ -336,6 +342,60 @@ static bool roles_failed(struct job_ctx *x, struct role_arg *ra)
 			job_fail(x, "role %s %s", who, why);
 			return true;
 		}
+	}
+	return false;
+}
+
+/* A CPU set as a list: "0-3,8". */
+static void cpuset_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		n += snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+			      c, e);
+		c = e;
+	}
+}
+
+/*
+ * A role's CPU taken away mid-run: when its CPU goes offline, or leaves
+ * the cpuset, the kernel lets the role run on other CPUs, and its windows
+ * then mix CPUs.  Its affinity is no longer its CPU alone: fail the job,
+ * naming the CPU.  True when it did.
+ */
+static bool pin_lost(struct job_ctx *x)
+{
+	char who[64], now[128];
+	cpu_set_t set;
+	long online;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct shm_task *st = TASK(x, i);
+		int cpu = st->t.planned;
+
+		if (st->tid <= 0 || __atomic_load_n(&st->done, __ATOMIC_ACQUIRE) ||
+		    cpu < 0 || cpu >= CPU_SETSIZE ||
+		    sched_getaffinity(st->tid, sizeof(set), &set))
+			continue;	/* gone: roles_failed() says so */
+		if (CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set))
+			continue;
+		task_name(x, i, who, sizeof(who));
+		cpuset_text(&set, now, sizeof(now));
+		job_fail(x, "role %s: CPU %d was taken away mid-run (%s): the role may now "
+			 "run on CPU%s %s", who, cpu,
+			 !pb_sys_read_long(&online, "/sys/devices/system/cpu/cpu%d/online", cpu) &&
+			 !online ? "it went offline" :
+			 "it left the cpuset, or the affinity was changed",
+			 CPU_COUNT(&set) > 1 ? "s" : "", now);
+		return true;
 	}
 	return false;
 }
@@ -466,7 +526,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		for (int k = 0; k < x->nr_groups; k++)
 			pb_count_delta(start + (size_t)k * PB_MAX_EVENTS,
 				       COUNTS(x, w, k), COUNTS(x, w, k), nev);
-		if (roles_failed(x, ra))
+		if (roles_failed(x, ra) || pin_lost(x))
 			goto out;
 		__atomic_store_n(&HDR(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
 	}
@@ -816,7 +876,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			snprintf(r->reason, sizeof(r->reason), pb_interrupted ?
-				 "interrupted" : "watchdog: no progress for %.0f s (%s)", limit,
+				 "interrupted" : "watchdog: no progress for %g s (%s)", limit,
 				 !begun ? "setting up and warming up" : last < x->nr_wins ?
 				 "in a measurement window" : "stopping");
 			r->status = pb_interrupted ? PB_INTERRUPTED : PB_FAILED;

@@ -6,8 +6,9 @@
 # when others' share is over 5 % (an error over 20 %), and nothing that
 # load alone cannot cause (a migration of a pinned role) may appear.  The
 # clock probe, nominal clock and observer loop are recorded with every
-# run.  Uses the first two CPUs this process may run on (one is enough:
-# both roles and the hog then share it).
+# run.  A role whose CPU is taken away mid-run fails its job.  Uses the
+# first two CPUs this process may run on (one is enough: both roles and
+# the hog then share it; taking a CPU away needs two).
 . "$(dirname "$0")/lib.sh"
 
 CPUS=$C0,$C1
@@ -45,6 +46,52 @@ wait $hog 2>/dev/null
 check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most, with its share" pyjson "$T/hog.json" \
 	'any(a["kind"] == "noisy-neighbor" and "; most: " in a["message"] and " (pid " in a["message"] for a in d["jobs"][0]["anomalies"]) and d["jobs"][0]["other_busy_frac"] > 0.2'
 
+
+# A CPU taken away mid-run, offlined or gone from a cpuset that shrank
+# under the job: the kernel widens the affinity of the role pinned to it.
+# Without root or hotplug, the same is done from outside: once the reader
+# is pinned to CPU $C1 alone, taskset gives it CPUs $C0 and $C1.  The job
+# must fail at the end of that window, naming the CPU, not stay ok with a
+# mark while mixing CPUs in its mean.  20 windows of 0.5 s leave 10 s for
+# the loop to see the pin.  Once more with a sysroot in which CPU $C1 is
+# offline: the reason says so.
+# take_cpu NAME [ENV...]: run, take CPU $C1 from the reader; $moved its pid
+take_cpu() {
+	_name=$1
+	shift
+	env "$@" $PB bench pipe cpus=$C0,$C1 --duration 0.5 --repeats 20 --warmup 0.1 \
+		--events none -q --format json -o "$T/$_name" >"$T/$_name.json" 2>"$T/err" &
+	_pb=$!
+	moved=
+	for _ in $(seq 1 200); do
+		for _p in $(pgrep -f "$T/$_name"); do
+			[ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$_p/status" \
+				2>/dev/null)" = "$C1" ] || continue
+			taskset -pc "$C0,$C1" "$_p" >/dev/null 2>&1 && moved=$_p
+			break
+		done
+		[ -n "$moved" ] && break
+		sleep 0.05
+	done
+	wait $_pb
+}
+if [ "$NCPU" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	take_cpu lost
+	rc=$?
+	ok $([ -n "$moved" ] && [ $rc = 1 ] && echo 0 || echo 1) \
+		"a role's CPU taken away: exit 1 (got $rc, reader ${moved:-not found})" "$T/err"
+	check "a role's CPU taken away: failed at once, naming the CPU" pyjson "$T/lost.json" \
+		"d['jobs'][0]['status'] == 'failed' and d['jobs'][0]['reason'].startswith('role reader/0: CPU $C1 was taken away mid-run (it left the cpuset, or the affinity was changed): the role may now run on CPUs ') and len(d['jobs'][0]['repeats']) < 20"
+	mkdir -p "$T/root/sys/devices/system/cpu/cpu$C1"
+	echo 0 >"$T/root/sys/devices/system/cpu/cpu$C1/online"
+	take_cpu offline PINBENCH_SYSROOT="$T/root"
+	check "a role's CPU gone offline: failed, saying so" pyjson "$T/offline.json" \
+		"d['jobs'][0]['status'] == 'failed' and d['jobs'][0]['reason'].startswith('role reader/0: CPU $C1 was taken away mid-run (it went offline): ')"
+else
+	for _ in 1 2 3; do
+		skip "a role's CPU taken away mid-run: needs taskset and 2 CPUs ($NCPU allowed)"
+	done
+fi
 
 check "the clock of each CPU is probed before, after and once the counters are closed" pyjson "$T/plain.json" \
 	"[c['cpu'] for c in d['jobs'][0]['clock']] == sorted({$CPUS}) and all(c['before_mhz'] > 0 and c['after_mhz'] > 0 and c['closed_mhz'] > 0 for c in d['jobs'][0]['clock'])"

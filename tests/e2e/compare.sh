@@ -105,5 +105,10 @@ exits2 "a FIFO named on the line" "fifo.json: not a regular file" \
 	timeout 20 $PB compare "$T/u/fifo.json"
 exits2 "plot: a FIFO named on the line" "fifo.json: not a regular file" \
 	timeout 20 $PB plot "$T/u/fifo.json" -o "$T/p.png"
+# an empty folder: nothing to sort (make check SANITIZE=1 stopped on a
+# qsort of its NULL list)
+mkdir "$T/empty"
+exits2 "an empty folder: no result files found" "no result files found" \
+	$PB compare "$T/empty"
 
 done_testing
