@@ -6,11 +6,13 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "jobfile.h"
@@ -176,6 +178,86 @@ int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *
 		p->fd = -1;
 	}
 	return rc;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * poll() says the control connection has something between READY and
+ * STOP: what it said, in err.  False when nothing was there after all.
+ */
+static bool peer_spoke(struct pb_peer *p, char *err, size_t len)
+{
+	char where[96], e[PB_ERR_MAX];
+	struct pb_msg *m;
+	const char *v;
+	char c;
+	ssize_t n = recv(p->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	int e2 = errno;
+
+	if (n < 0 && (e2 == EAGAIN || e2 == EWOULDBLOCK || e2 == EINTR))
+		return false;
+	pb_sockaddr_text((struct sockaddr *)&p->addr, where, sizeof(where));
+	if (n == 0) {
+		pb_errf(err, len, 0, "the peer's session ended (connection closed by %s)", where);
+		return true;
+	}
+	if (n < 0 && e2 == ECONNRESET) {
+		pb_errf(err, len, 0, "the peer's session ended (connection reset by %s)", where);
+		return true;
+	}
+	if (n < 0) {
+		pb_errf(err, len, e2, "the peer's session ended (control connection to %s)",
+			where);
+		return true;
+	}
+	m = malloc(sizeof(*m));
+	if (!m)
+		pb_errf(err, len, 0, "peer %s spoke before STOP (out of memory to read it)",
+			where);
+	else if (pb_proto_recv(p->fd, m, PEER_CONNECT_S * 1000, e, sizeof(e)))
+		pb_errf(err, len, 0, "the peer's session ended (%s: %s)", where, e);
+	else if (m->type == PB_MSG_ERROR)
+		pb_errf(err, len, 0, "the peer ended the session (%s: %s)", where,
+			(v = pb_msg_get(m, "reason")) ? v : "no reason");
+	else
+		pb_errf(err, len, 0, "the peer sent %s before STOP (%s)",
+			pb_msg_name(m->type), where);
+	free(m);
+	return true;
+}
+
+int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len)
+{
+	double end = mono_s() + s;
+
+	if (p->fd < 0)
+		return pb_errf(err, len, 0, "peer: no control connection");
+	for (;;) {
+		struct pollfd pf = { .fd = p->fd, .events = POLLIN | POLLRDHUP };
+		double left = end - mono_s();
+		struct timespec ts;
+		int r;
+
+		if (left <= 0)
+			return 0;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		r = ppoll(&pf, 1, &ts, NULL);
+		if (r < 0 && errno != EINTR)
+			return pb_errf(err, len, errno, "peer %s: poll", p->info.address);
+		if (r > 0 && peer_spoke(p, err, len))
+			break;
+	}
+	close(p->fd);
+	p->fd = -1;
+	return -1;
 }
 
 int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)

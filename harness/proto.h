@@ -153,6 +153,14 @@ struct pb_peer {
  */
 int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *b,
 		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len);
+/*
+ * Between READY and STOP the server says nothing: wait s seconds watching
+ * the control connection.  0 when it stayed quiet; -1 when the server's
+ * session ended (connection closed or reset: its process died) or it
+ * spoke (an ERROR's reason), with what happened in err, the connection
+ * closed then.
+ */
+int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len);
 /* STOP, wait for BYE (server ops in *ops), close.  0, or -1 with the server's error. */
 int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len);
 

@@ -468,24 +468,55 @@ static void read_groups(struct job_ctx *x, struct pb_group **g, struct pb_count 
 	}
 }
 
-/* Wait out one window: duration seconds, or until loops ops. */
-static void window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
-			double rate)
+/*
+ * Sleep s seconds.  With peer=, watch the control connection meanwhile:
+ * the server says nothing until STOP, so its session ending (the process
+ * died) or an ERROR fails the job at once, not after the windows left.
+ * 0, or -1 with the job failed: what happened, then "during" what.
+ */
+static int __attribute__((format(printf, 3, 4)))
+nap(struct job_ctx *x, double s, const char *during, ...)
+{
+	char err[PB_ERR_MAX], when[64];
+	va_list ap;
+
+	if (x->peer.fd < 0) {
+		sleep_s(s);
+		return 0;
+	}
+	if (!pb_peer_watch(&x->peer, s, err, sizeof(err)))
+		return 0;
+	va_start(ap, during);
+	vsnprintf(when, sizeof(when), during, ap);
+	va_end(ap);
+	job_fail(x, "%s during %s", err, when);
+	return -1;
+}
+
+/*
+ * Wait out one window (repeat r of the pass): duration seconds, or until
+ * loops ops.  -1 when the job failed meanwhile.
+ */
+static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
+		       double rate, int pass, int r)
 {
 	const struct pb_job *j = x->job;
 	double t0 = now_s();
+	char in[32] = "";
 
-	if (!j->loops) {
-		sleep_s(j->duration);
-		return;
-	}
-	if (rate > 0)
-		sleep_s(0.9 * j->loops / rate);
+	if (pass >= 0)
+		snprintf(in, sizeof(in), " of counter pass %d", pass + 1);
+	if (!j->loops)
+		return nap(x, j->duration, "repeat %d%s", r + 1, in);
+	if (rate > 0 && nap(x, 0.9 * j->loops / rate, "repeat %d%s", r + 1, in))
+		return -1;
 	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !HDR(x)->failed) {
 		if (now_s() - t0 > 1 && roles_failed(x, ra))
-			return;
-		sleep_s(0.001);
+			return -1;
+		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
+			return -1;
 	}
+	return HDR(x)->failed ? -1 : 0;
 }
 
 static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
@@ -510,7 +541,8 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 
 		t0 = now_s();
 		set_window(x, w);
-		window_wait(x, ra, p0, rate);
+		if (window_wait(x, ra, p0, rate, pass, r))
+			goto out;	/* the window in flight is not kept */
 		t1 = now_s();
 		sample_ops(x, TASK_OPS(x, w), aux1, &busy1);
 		win->ops = primary_ops(x) - p0;
@@ -737,7 +769,8 @@ static void job_process(struct job_ctx *x)
 		uint64_t o0 = primary_ops(x);
 		double t0 = now_s();
 
-		sleep_s(j->warmup);
+		if (nap(x, j->warmup, "the warm-up"))
+			goto stop;
 		rate = (primary_ops(x) - o0) / (now_s() - t0);
 	}
 	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;

@@ -15,7 +15,9 @@
  * task per instance, pinned to the first CPU of each pair of the
  * placement (or to cpus=, one per client); the job process holds the
  * control connection to `pinbench server` (proto.h) from before the
- * roles start until after they stop.
+ * roles start until after they stop, and watches it through the warm-up
+ * and the windows: when it closes (the server's session died) or the
+ * server speaks before STOP, the job fails at once.
  */
 #ifndef PINBENCH_RUNNER_H
 #define PINBENCH_RUNNER_H

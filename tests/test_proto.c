@@ -3,7 +3,8 @@
  * test_proto.c - the control protocol of `pinbench server`: framing
  * round trips, every error path of the header and body parser, the
  * parameter agreement through the workloads' key tables, peer addresses,
- * and a frame received in pieces over a socketpair.
+ * a frame received in pieces over a socketpair, and the client's watch
+ * on its control connection between READY and STOP.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -437,6 +440,74 @@ static void test_recv_timeout(void **state)
 	free(d);
 }
 
+/* A client's control connection: our end sv[1] of a pair, the server at 127.0.0.1:7543. */
+static void peer_pair(struct pb_peer *p, int sv[2])
+{
+	struct sockaddr_in *a = (struct sockaddr_in *)&p->addr;
+
+	memset(p, 0, sizeof(*p));
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	p->fd = sv[1];
+	a->sin_family = AF_INET;
+	a->sin_port = htons(7543);
+	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	p->alen = sizeof(*a);
+	snprintf(p->info.address, sizeof(p->info.address), "127.0.0.1:7543");
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Between READY and STOP: a quiet server is waited out; a dead or talking one is not. */
+static void test_peer_watch(void **state)
+{
+	struct pb_msg *m = new_msg(PB_MSG_ERROR);
+	struct pb_peer p;
+	uint8_t buf[FRAME_MAX];
+	char err[256];
+	double t0;
+	int sv[2];
+	long n;
+
+	(void)state;
+	peer_pair(&p, sv);
+	t0 = mono_s();
+	assert_int_equal(pb_peer_watch(&p, 0.05, err, sizeof(err)), 0);
+	assert_true(mono_s() - t0 >= 0.05);
+	assert_int_equal(p.fd, sv[1]);
+	close(sv[0]);				/* the session process dies */
+	t0 = mono_s();
+	assert_int_equal(pb_peer_watch(&p, 10, err, sizeof(err)), -1);
+	assert_true(mono_s() - t0 < 5);
+	assert_string_equal(err, "the peer's session ended (connection closed by 127.0.0.1:7543)");
+	assert_int_equal(p.fd, -1);		/* closed: no STOP to send */
+	assert_int_equal(pb_peer_watch(&p, 0.01, err, sizeof(err)), -1);
+
+	peer_pair(&p, sv);			/* the server hangs up, saying why */
+	pb_msg_add(m, "reason", "idle: no request answered for 3 s");
+	n = pb_proto_encode(m, buf, sizeof(buf));
+	assert_int_equal(write(sv[0], buf, n), n);
+	assert_int_equal(pb_peer_watch(&p, 10, err, sizeof(err)), -1);
+	assert_string_equal(err, "the peer ended the session (127.0.0.1:7543: "
+			    "idle: no request answered for 3 s)");
+	assert_int_equal(p.fd, -1);
+	close(sv[0]);
+
+	peer_pair(&p, sv);			/* anything else out of turn */
+	pb_msg_init(m, PB_MSG_READY);
+	n = pb_proto_encode(m, buf, sizeof(buf));
+	assert_int_equal(write(sv[0], buf, n), n);
+	assert_int_equal(pb_peer_watch(&p, 10, err, sizeof(err)), -1);
+	assert_string_equal(err, "the peer sent READY before STOP (127.0.0.1:7543)");
+	close(sv[0]);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_addr_errors),
 		cmocka_unit_test(test_recv_in_pieces),
 		cmocka_unit_test(test_recv_timeout),
+		cmocka_unit_test(test_peer_watch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
 # control frames (tests/e2e/server_frames.py) that never crash or hang the
 # server, the session cap, the stall timeout, the idle limit after HELLO, the
 # log's rate limit under a flood of connections, a parameter mismatch from a
-# fake server, and a clean SIGTERM.  As root with iproute2: the same
+# fake server, a session process killed mid-job (the client's job fails at
+# once, the run goes on), and a clean SIGTERM.  As root with iproute2: the same
 # across two network namespaces joined by a veth pair (192.0.2.0/24,
 # TEST-NET-1, inside the namespaces only), removed at the end even on failure.
 . "$(dirname "$0")/lib.sh"
@@ -18,7 +19,9 @@ SHORT="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none --set timeout=3
 NS_A=pbA$$
 NS_B=pbB$$
 SRV=
+RUN=
 on_exit() {	# lib.sh: before $T goes
+	[ -n "$RUN" ] && kill "$RUN" 2>/dev/null
 	[ -n "$SRV" ] && kill -9 "$SRV" 2>/dev/null
 	if [ -n "$NETNS" ]; then
 		ip netns pids "$NS_B" 2>/dev/null | xargs -r kill -9 2>/dev/null
@@ -47,6 +50,36 @@ start_server() {
 	"$PB" server --port 0 "$@" 2>"$log" &
 	SRV=$!
 	PORT=$(port_of "$log")
+}
+
+# wait_until TENTHS COMMAND...: COMMAND every 0.1 s until it succeeds; 1 when
+# it has not within TENTHS tenths of a second
+wait_until() {
+	_n=$1
+	shift
+	until "$@"; do
+		[ "$_n" -le 0 ] && return 1
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+}
+
+# no_sessions: wait (up to 10 s) until this server ($SRV) has no session
+# process left, reaped ones included: their slots are free then.  1 if one stays.
+no_session_left() {
+	! pgrep -P "$SRV" >/dev/null
+}
+no_sessions() {
+	wait_until 100 no_session_left
+}
+
+# reasons JSON: "name/placement status: reason" of every job not ok, into $T/why
+reasons() {
+	python3 -c 'import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    if j["status"] != "ok":
+        print("%s/%s %s: %s (%.1f s)" % (j["name"], j["placement"], j["status"],
+                                         j["reason"], j.get("wall_s", 0)))' "$1" >"$T/why" 2>&1
 }
 
 # ---------------------------------------------------------- options
@@ -213,7 +246,7 @@ SRV=
 wait "$HOLD" 2>/dev/null
 
 # ------------------------------------------ silent after HELLO
-start_server "$T/idle.log" --idle-timeout 3 --max-sessions 2 --session-timeout 600 --cpus 0
+start_server "$T/idle.log" --idle-timeout 3 --max-sessions 2 --session-timeout 600 --cpus $C0
 ok $([ -n "$PORT" ]; echo $?) "server with --idle-timeout 3 starts"
 $FR "$PORT" idle 600 25 >"$T/idle1" 2>&1 &
 I1=$!
@@ -225,12 +258,106 @@ for f in "$T/idle1" "$T/idle2"; do
 	ok $(case $r in error:idle*) awk "BEGIN { exit !(${r##* } <= 12) }" ;; *) false ;; esac; \
 	     echo $?) "HELLO max_s=600, then silence: hung up on, idle limit 3 s ($r)"
 done
-"$PB" bench udpping cpus=0 peer="127.0.0.1:$PORT" --repeats 2 --duration 1.5 --warmup 0.1 \
-	--set events=none --set timeout=10 -q --format json -o "$T/o" >"$T/i.json" 2>"$T/err"
-check "the slots are free again; a job longer than the idle limit runs" pyjson "$T/i.json" \
-	"d['jobs'][0]['status'] == 'ok'"
+# The client has its ERROR before the session process exits and is reaped:
+# the slots are free once the server has no session process left.  No
+# timeout= for the whole job: the watchdog's own limit per phase holds on a
+# slow machine too (its probes and start take longer there).
+no_sessions
+rc=$?
+left=$(pgrep -P "$SRV" | tr '\n' ' ')
+ok $rc "the hung-up sessions' processes are gone (${left:-none left})"
+"$PB" bench udpping cpus=$C0 peer="127.0.0.1:$PORT" peer_cpu=$C0 --repeats 2 --duration 1.5 \
+	--warmup 0.1 --set events=none -q --format json -o "$T/o" >"$T/i.json" 2>"$T/err"
+reasons "$T/i.json"
+pyjson "$T/i.json" "d['jobs'][0]['status'] == 'ok'" >>"$T/why"
+ok $? "the slots are free again; a job longer than the idle limit runs" "$T/why"
 grep -q "ended: idle: no request answered for 3 s" "$T/idle.log"
 ok $? "the server logs the idle hang-up"
+kill -TERM "$SRV"
+wait "$SRV"
+SRV=
+
+# -------------------------------------- the session process dies
+# kill_session BENCH: when this server ($SRV) logs a session of BENCH, 2 s
+# into it (in its first window) kill -9 the session process, and wait for
+# the server to log its death.  1 when no such session came within 60 s.
+kill_session() {
+	wait_until 600 grep -q "): $1 on CPU" "$T/death.log" || return 1
+	_kid=$(pgrep -n -P "$SRV")
+	[ -n "$_kid" ] || return 1
+	sleep 2
+	kill -9 "$_kid" || return 1
+	wait_until 100 grep -q "session process $_kid killed by signal 9" "$T/death.log"
+}
+# died BENCH: the job BENCH-dies failed at once: the reason says the peer's
+# session ended and when; it ended within the 8 s window it was in (3 of
+# them were planned).
+died() {
+	reasons "$T/death.json"
+	pyjson "$T/death.json" "[j['status'] == 'failed' and __import__('re').fullmatch(
+	    r\"the peer's session ended \(connection closed by 127\.0\.0\.1:$PORT\) \
+during (repeat [123]|the warm-up)\", j['reason']) is not None
+	    for j in d['jobs'] if j['name'] == '$1-dies'] == [True]" >>"$T/why"
+	ok $? "$1: the job failed, saying the peer's session ended and when" "$T/why"
+	reasons "$T/death.json"
+	pyjson "$T/death.json" "[j['wall_s'] < 8 for j in d['jobs'] if j['name'] == '$1-dies'] \
+	    == [True]" >>"$T/why"
+	_rc=$?
+	_wall=$(python3 -c 'import json, sys
+print(" ".join("%.1f s" % j["wall_s"] for j in json.load(open(sys.argv[1]))["jobs"]
+               if j["name"] == sys.argv[2]))' "$T/death.json" "$1-dies" 2>/dev/null)
+	ok $_rc "$1: the job ended within the window it was in, not after 3 x 8 s ($_wall)" "$T/why"
+}
+start_server "$T/death.log" --cpus $C0
+ok $([ -n "$PORT" ]; echo $?) "server for the session deaths starts"
+# udpping's client would only lose datagrams; rr tcp's sees its stream end
+cat >"$T/death.ini" <<EOF
+[global]
+repeats=3
+duration=8
+warmup=0.2
+events=none
+cpus=$C0
+peer=127.0.0.1:$PORT
+peer_cpu=$C0
+
+[udpping-dies]
+bench=udpping
+
+[rr-dies]
+bench=rr
+
+[after]
+bench=udpping
+duration=0.3
+EOF
+timeout 120 "$PB" run "$T/death.ini" -q --format json -o "$T/dres" >"$T/death.json" \
+	2>"$T/death.err" &
+RUN=$!
+kill_session udpping
+ok $? "udpping's session process killed -9 during the job"
+kill_session rr
+ok $? "rr's session process killed -9 during the job"
+wait "$RUN"
+rc=$?
+RUN=
+ok $([ $rc = 1 ]; echo $?) "a run with failed jobs: exit 1 (exit $rc)" "$T/death.err"
+died udpping
+died rr
+reasons "$T/death.json"
+pyjson "$T/death.json" "d['jobs'][2]['name'] == 'after' and d['jobs'][2]['status'] == 'ok' \
+	and measured(d['jobs'][2])" >>"$T/why"
+ok $? "the next job of the run ran against the same server: ok" "$T/why"
+R=$(result_of "$T/death.err")
+check "the result file was saved with the three jobs ($R)" pyjson "$R" \
+	"[j['status'] for j in d['jobs']] == ['failed', 'failed', 'ok']"
+check "no client process left behind" sh -c "! pgrep -f '$T/deat[h].ini'"
+no_sessions
+rc=$?
+left=$(pgrep -P "$SRV" | tr '\n' ' ')
+ok $rc "no session process left behind (${left:-none left})"
+kill -0 "$SRV"
+ok $? "the server still runs"
 kill -TERM "$SRV"
 wait "$SRV"
 SRV=
