@@ -21,7 +21,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 export UBSAN_OPTIONS ?= print_stacktrace=1
 endif
 PB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \
+	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -Itests -MMD -MP \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override CFLAGS += $(PB_CFLAGS)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lpthread -lm
@@ -35,19 +35,22 @@ endif
 %.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-LIB_SRC	:= $(filter-out harness/main.c,$(wildcard harness/*.c)) $(wildcard benches/*.c)
+# harness/<layer>/ (see harness/README.md), the workloads, their helpers
+LAYERS	:= cli core sys checks report net lib
+LIB_SRC	:= $(filter-out harness/cli/main.c,$(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c))) \
+	   $(wildcard benches/*.c benches/lib/*.c)
 LIB_OBJ	:= $(LIB_SRC:.c=.o)
-TESTS	:= $(patsubst %.c,%,$(wildcard tests/test_*.c))
+TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 
 all: pinbench
 
 libpinbench.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-pinbench: harness/main.o libpinbench.a
+pinbench: harness/cli/main.o libpinbench.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-tests/test_%: tests/test_%.o libpinbench.a
+tests/unit/%: tests/unit/%.o libpinbench.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -lcmocka
 
 tests: $(TESTS) pinbench
@@ -77,10 +80,10 @@ install: pinbench
 	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
 
 clean:
-	rm -f pinbench libpinbench.a $(TESTS) harness/*.o benches/*.o tests/*.o \
-	      harness/*.d benches/*.d tests/*.d $(FLAGS_STAMP)
+	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP)
+	find harness benches tests -name '*.[od]' -delete
 
 .PHONY: all deps check demo bench-peers install clean tests
 .SECONDARY:
 
--include $(wildcard harness/*.d benches/*.d tests/*.d)
+-include $(shell find harness benches tests -name '*.d' 2>/dev/null)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* benches.c - the table of workloads, one line each in benches.h. */
 #include <stddef.h>
 
-#include "bench.h"
+#include "core/bench.h"
 #include "benches.h"
 
 #define PB_DECLARE(n)	extern const struct pb_bench pb_bench_##n;

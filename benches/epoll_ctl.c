@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "core/bench.h"
 #include "epoll_ctl.h"
 
 #define MAX_WATCHES_PATH	"/proc/sys/fs/epoll/max_user_watches"

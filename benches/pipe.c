@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "core/bench.h"
 
 enum { PINGPONG, STREAM };
 enum { WRITER, READER };

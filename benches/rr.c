@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "netutil.h"
+#include "core/bench.h"
+#include "net/netutil.h"
 
 enum { CLIENT, SERVER };
 enum { TCP, UDP };

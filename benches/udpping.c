@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "netutil.h"
+#include "core/bench.h"
+#include "net/netutil.h"
 
 enum { CLIENT, SERVER };
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "anomaly.h"
+#include "lib/anomaly.h"
 
 /* Was an anomaly of this kind raised with this severity? */
 static inline bool has_kind(const struct pb_anomalies *a, const char *kind, enum pb_sev sev)

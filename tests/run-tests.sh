@@ -75,7 +75,7 @@ run() {	# name command...
 		grep -v '^ok ' "$log" | tail -n 40
 	fi
 }
-for t in tests/test_*; do
+for t in tests/unit/*/test_*; do
 	case "$t" in *.c|*.o|*.d) continue ;; esac
 	[ -x "$t" ] || continue
 	run "$t" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"

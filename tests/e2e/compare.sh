@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # pinbench compare on result files made by tests/tools/genresults.c (the
-# same fixtures as tests/test_compare.c): golden text, markdown and csv,
+# same fixtures as tests/unit/report/test_compare.c): golden text, markdown and csv,
 # version order, line width, exit codes.  One TAP line per check.
 . "$(dirname "$0")/lib.sh"
 need_pinbench

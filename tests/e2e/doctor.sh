@@ -9,13 +9,13 @@ WHY=$T/out	# checks look at the output of doctor
 # $PB when it has the doctor; otherwise a small driver around cmd_doctor.
 if ! "$PB" doctor --help 2>/dev/null | grep -q -- --perf-stat; then
 	cat >"$T/main.c" <<'EOF'
-#include "cmds.h"
+#include "cli/cmds.h"
 int main(int argc, char **argv) { return cmd_doctor(argc - 1, argv + 1); }
 EOF
 	# shellcheck disable=SC2046
 	${CC:-cc} -std=gnu11 -D_GNU_SOURCE -Iharness $(pkg-config --cflags jansson) \
-		-o "$T/pinbench" "$T/main.c" harness/doctor.c harness/env.c \
-		harness/probe.c harness/perfstat.c harness/anomaly.c \
+		-o "$T/pinbench" "$T/main.c" harness/checks/doctor.c harness/sys/env.c \
+		harness/sys/probe.c harness/checks/perfstat.c harness/lib/anomaly.c \
 		$(pkg-config --libs jansson) -lpthread -lm || exit 2
 	PB="$T/pinbench"
 fi

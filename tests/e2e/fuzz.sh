@@ -32,8 +32,9 @@ fi
 # The harness once, instrumented for the fuzzer, without its main().
 mkdir "$T/obj"
 rc=0
-for f in harness/*.c benches/*.c; do
-	[ "$f" = harness/main.c ] && continue
+for f in harness/*/*.c benches/*.c benches/lib/*.c; do
+	[ -f "$f" ] || continue
+	[ "$f" = harness/cli/main.c ] && continue
 	o=$T/obj/$(echo "$f" | tr / _).o
 	# shellcheck disable=SC2086,SC2090
 	clang $CFL -fsanitize=fuzzer-no-link,address -c -o "$o" "$f" >>"$T/cc" 2>&1 || rc=1

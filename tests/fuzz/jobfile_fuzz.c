@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobfile.h"
+#include "core/jobfile.h"
 
 #define NAME	"fuzz.ini"
 

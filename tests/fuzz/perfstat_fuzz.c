@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfstat.h"
+#include "checks/perfstat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

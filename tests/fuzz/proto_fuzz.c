@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto.h"
+#include "net/proto.h"
 
 static void check_params(const struct pb_msg *m)
 {

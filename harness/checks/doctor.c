@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * doctor.c - `pinbench doctor`: this machine's measurement traps, or the
+ * verdict on someone else's perf stat output.
+ *
+ *   pinbench doctor [--format text|json] [--user]
+ *	each check ok / warn / fail / skip with its figure and a one-line
+ *	fix; exit 0 when nothing fails, 1 otherwise.
+ *   pinbench doctor --perf-stat FILE [--nominal-mhz N] [--format text|json]
+ *	exit 1 when anything is flagged at warn or above, 0 otherwise.
+ * Bad usage, or a FILE that cannot be read or holds no counts: exit 2.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/anomaly.h"
+#include "cli/cmds.h"
+#include "sys/env.h"
+#include "checks/perfstat.h"
+#include "sys/probe.h"
+
+#define DOCTOR_MAX_CHECKS	16
+#define PROBE_AGREE		0.03	/* two probes of one CPU */
+
+struct doctor_opts {
+	bool		json;
+	bool		user;		/* judge as an unprivileged user */
+	const char	*perf_stat;
+	double		nominal_mhz;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pinbench doctor [--format text|json] [--user]\n"
+		"       pinbench doctor --perf-stat FILE [--nominal-mhz N] [--format text|json]\n"
+		"\n"
+		"Checks this machine for measurement traps (governor, boost, throttling,\n"
+		"nmi_watchdog, perf_event_paranoid, PMU, SMT, isolation, the clock probe),\n"
+		"or gives the verdict on a perf stat output (text or -x, CSV; FILE - is stdin).\n"
+		"  --user           judge perf_event_paranoid for an unprivileged user\n"
+		"  --nominal-mhz N  the nominal clock of the machine the output came from\n"
+		"                   (default: this machine's, when the output is from here)\n"
+		"Exit: 0 nothing failed (perf stat: nothing flagged), 1 failed or flagged,\n"
+		"2 usage error.  $%s moves the /proc and /sys roots.\n", PB_SYSROOT_ENV);
+}
+
+/* 0, 1 (--help), or -1 with a message printed */
+static int parse_args(int argc, char **argv, struct doctor_opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+			return 1;
+		if (!strcmp(a, "--user")) {
+			o->user = true;
+			continue;
+		}
+		if (strcmp(a, "--format") && strcmp(a, "--perf-stat") &&
+		    strcmp(a, "--nominal-mhz")) {
+			fprintf(stderr, "pinbench doctor: unknown argument '%s'\n", a);
+			return -1;
+		}
+		if (!val) {
+			fprintf(stderr, "pinbench doctor: %s needs a value\n", a);
+			return -1;
+		}
+		i++;
+		if (!strcmp(a, "--perf-stat")) {
+			o->perf_stat = val;
+		} else if (!strcmp(a, "--format")) {
+			if (strcmp(val, "text") && strcmp(val, "json")) {
+				fprintf(stderr, "pinbench doctor: --format text|json, "
+					"not '%s'\n", val);
+				return -1;
+			}
+			o->json = !strcmp(val, "json");
+		} else {
+			errno = 0;
+			o->nominal_mhz = strtod(val, &end);
+			if (errno || *end || end == val || !(o->nominal_mhz > 0) ||
+			    o->nominal_mhz > 1e6) {
+				fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, "
+					"not '%s'\n", val);
+				return -1;
+			}
+		}
+	}
+	if (o->nominal_mhz > 0 && !o->perf_stat) {
+		fprintf(stderr, "pinbench doctor: --nominal-mhz goes with --perf-stat\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- this machine ---- */
+
+struct cpu_probes {
+	int		cpu;
+	bool		ok;
+	struct pb_probe	p[2];
+	char		err[128];
+};
+
+static void add_check(struct pb_check *c, int *n, const char *name,
+		      enum pb_check_status st, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void add_check(struct pb_check *c, int *n, const char *name,
+		      enum pb_check_status st, const char *fix, const char *fmt, ...)
+{
+	struct pb_check *k;
+	va_list ap;
+
+	if (*n >= DOCTOR_MAX_CHECKS)
+		return;
+	k = &c[(*n)++];
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	k->status = st;
+	snprintf(k->fix, sizeof(k->fix), "%s", st >= PB_CHECK_WARN ? fix : "");
+	va_start(ap, fmt);
+	vsnprintf(k->figure, sizeof(k->figure), fmt, ap);
+	va_end(ap);
+}
+
+static double pair_spread(const struct cpu_probes *cp)
+{
+	return fabs(cp->p[0].mhz - cp->p[1].mhz) / fmax(cp->p[0].mhz, cp->p[1].mhz);
+}
+
+static double pair_mhz(const struct cpu_probes *cp)
+{
+	return (cp->p[0].mhz + cp->p[1].mhz) / 2;
+}
+
+static void probe_all(struct cpu_probes *cp, int n)
+{
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2 && !cp[i].err[0]; k++)
+			if (pb_probe_cpu(cp[i].cpu, &cp[i].p[k], cp[i].err, sizeof(cp[i].err)))
+				break;
+	for (i = 0; i < n; i++)
+		cp[i].ok = !cp[i].err[0];
+}
+
+static void check_stability(const struct cpu_probes *cp, int n, struct pb_check *c, int *nc)
+{
+	const struct cpu_probes *worst = NULL;
+	double agree = 0;
+	int i, nd = 0, np = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!cp[i].ok)
+			continue;
+		np += 2;
+		nd += cp[i].p[0].disturbed + cp[i].p[1].disturbed;
+		if (!worst || pair_spread(&cp[i]) > pair_spread(worst))
+			worst = &cp[i];
+		agree = fmax(agree, fmax(cp[i].p[0].spread, cp[i].p[1].spread));
+	}
+	if (!worst) {
+		add_check(c, nc, "probe-stability", PB_CHECK_SKIP, "", "no probe: %s",
+			  n ? cp[0].err : "no CPU");
+		return;
+	}
+	add_check(c, nc, "probe-stability",
+		  pair_spread(worst) > PROBE_AGREE || nd ? PB_CHECK_WARN : PB_CHECK_OK,
+		  "quiet the machine (other load, governor) and run doctor again",
+		  "two probes per CPU agree within %.1f %% (worst cpu%d: %.0f vs %.0f MHz); "
+		  "add vs imul chains within %.1f %%; %d of %d probes disturbed",
+		  100 * pair_spread(worst), worst->cpu, worst->p[0].mhz, worst->p[1].mhz,
+		  100 * agree, nd, np);
+}
+
+static void check_vs_nominal(const struct cpu_probes *cp, int n, const struct pb_nominal *nom,
+			     struct pb_check *c, int *nc)
+{
+	const struct cpu_probes *low = NULL;
+	double d;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (cp[i].ok && (!low || pair_mhz(&cp[i]) < pair_mhz(low)))
+			low = &cp[i];
+	if (!low || nom->mhz <= 0) {
+		add_check(c, nc, "probe-vs-nominal", PB_CHECK_SKIP, "", "%s",
+			  low ? "nominal clock unknown" : "no probe");
+		return;
+	}
+	d = pair_mhz(low) / nom->mhz - 1;
+	add_check(c, nc, "probe-vs-nominal", d < -0.25 ? PB_CHECK_FAIL :
+		  d < -PB_LOW_MAX ? PB_CHECK_WARN : PB_CHECK_OK,
+		  "cpupower frequency-set -g performance; check power limits and throttling",
+		  "slowest cpu%d %.0f MHz vs nominal %.0f MHz (%s): %+.1f %%%s", low->cpu,
+		  pair_mhz(low), nom->mhz, nom->source, 100 * d,
+		  d > PB_LOW_MAX ? " (boost/turbo above nominal)" : "");
+}
+
+static void check_throttle_now(const struct pb_cpustat *b, const struct pb_cpustat *a, int n,
+			       struct pb_check *c, int *nc)
+{
+	long delta = 0;
+	bool known = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (b[i].core_throttle >= 0 && a[i].core_throttle >= 0) {
+			known = true;
+			delta += a[i].core_throttle - b[i].core_throttle;
+		}
+		if (b[i].pkg_throttle >= 0 && a[i].pkg_throttle >= 0) {
+			known = true;
+			delta += a[i].pkg_throttle - b[i].pkg_throttle;
+		}
+	}
+	add_check(c, nc, "throttling-now", !known ? PB_CHECK_SKIP :
+		  delta > 0 ? PB_CHECK_FAIL : PB_CHECK_OK,
+		  "the CPUs throttle under a few ms of load: fix cooling before measuring",
+		  known ? "%ld throttle events while doctor probed" : "unknown%.0ld", delta);
+}
+
+static void print_checks(const struct pb_check *c, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		printf("  %-5s %-20s %s\n", pb_check_status_name(c[i].status), c[i].name,
+		       c[i].figure);
+		if (c[i].fix[0])
+			printf("        fix: %s\n", c[i].fix);
+	}
+}
+
+static json_t *checks_json(const struct pb_check *c, int n)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; i < n && arr; i++)
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s}", "name", c[i].name,
+						     "status", pb_check_status_name(c[i].status),
+						     "figure", c[i].figure, "fix", c[i].fix));
+	return arr;
+}
+
+static json_t *probes_json(const struct cpu_probes *cp, int n)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; i < n && arr; i++)
+		json_array_append_new(arr, cp[i].ok ?
+			json_pack("{s:i,s:[o,o],s:f}", "cpu", cp[i].cpu,
+				  "probes", pb_probe_json(&cp[i].p[0]), pb_probe_json(&cp[i].p[1]),
+				  "spread", pair_spread(&cp[i])) :
+			json_pack("{s:i,s:s}", "cpu", cp[i].cpu, "error", cp[i].err));
+	return arr;
+}
+
+static int report_machine(const struct doctor_opts *o, const struct pb_env *e,
+			  const struct pb_nominal *nom, const struct cpu_probes *cp,
+			  const struct pb_check *c, int nc)
+{
+	int i, cnt[4] = { 0 };
+
+	for (i = 0; i < nc; i++)
+		cnt[c[i].status]++;
+	if (o->json) {
+		json_t *j = json_pack("{s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}",
+				      "checks", checks_json(c, nc),
+				      "environment", pb_env_json(e),
+				      "nominal", pb_nominal_json(nom),
+				      "probes", probes_json(cp, e->nr_cpus),
+				      "summary", "ok", cnt[PB_CHECK_OK], "warn", cnt[PB_CHECK_WARN],
+				      "fail", cnt[PB_CHECK_FAIL], "skip", cnt[PB_CHECK_SKIP]);
+
+		if (j)
+			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		printf("\n");
+		json_decref(j);
+	} else {
+		printf("pinbench doctor: %d CPUs%s%s%s%s\n", e->nr_cpus, e->model[0] ? ", " : "",
+		       e->model, *pb_sys_root() ? ", sysroot " : "", pb_sys_root());
+		print_checks(c, nc);
+		printf("%d ok, %d warn, %d fail, %d skip\n", cnt[PB_CHECK_OK],
+		       cnt[PB_CHECK_WARN], cnt[PB_CHECK_FAIL], cnt[PB_CHECK_SKIP]);
+	}
+	return cnt[PB_CHECK_FAIL] ? 1 : 0;
+}
+
+static int doctor_machine(const struct doctor_opts *o)
+{
+	struct pb_check c[DOCTOR_MAX_CHECKS];
+	struct pb_cpustat *before = NULL, *after = NULL;
+	struct cpu_probes *cp = NULL;
+	struct pb_nominal nom;
+	struct pb_env e;
+	char err[256];
+	int *cpus = NULL;
+	int i, nc, r = 1;
+
+	if (pb_env_collect(&e, err, sizeof(err))) {
+		fprintf(stderr, "pinbench doctor: %s\n", err);
+		return 1;
+	}
+	nc = pb_env_checks(&e, !o->user && pb_perf_privileged(), c, DOCTOR_MAX_CHECKS);
+	cp = calloc(e.nr_cpus + 1, sizeof(*cp));
+	cpus = calloc(e.nr_cpus + 1, sizeof(*cpus));
+	before = calloc(e.nr_cpus + 1, sizeof(*before));
+	after = calloc(e.nr_cpus + 1, sizeof(*after));
+	if (!cp || !cpus || !before || !after) {
+		fprintf(stderr, "pinbench doctor: out of memory\n");
+		goto out;
+	}
+	for (i = 0; i < e.nr_cpus; i++)
+		cp[i].cpu = cpus[i] = e.cpu[i].cpu;
+	pb_nominal_detect(e.nr_cpus ? cpus[0] : -1, &nom);
+	pb_cpustat_snapshot(cpus, e.nr_cpus, before);
+	probe_all(cp, e.nr_cpus);
+	pb_cpustat_snapshot(cpus, e.nr_cpus, after);
+	check_throttle_now(before, after, e.nr_cpus, c, &nc);
+	check_stability(cp, e.nr_cpus, c, &nc);
+	check_vs_nominal(cp, e.nr_cpus, &nom, c, &nc);
+	r = report_machine(o, &e, &nom, cp, c, nc);
+out:
+	free(cp);
+	free(cpus);
+	free(before);
+	free(after);
+	pb_env_free(&e);
+	return r;
+}
+
+/* ---- someone else's perf stat ---- */
+
+static void print_events(const struct pb_perfstat *ps)
+{
+	static const char *const st[] = { "", "<not counted>", "<not supported>" };
+	int i;
+
+	printf("  %-28s %22s %9s\n", "event", "value", "counted");
+	for (i = 0; i < ps->nr; i++) {
+		const struct pb_ps_event *e = &ps->ev[i];
+		char val[48];
+
+		if (e->status == PB_PS_OK)
+			snprintf(val, sizeof(val), "%.*f%s%s", e->value == floor(e->value) ? 0 : 2,
+				 e->value, e->unit[0] ? " " : "", e->unit);
+		else
+			snprintf(val, sizeof(val), "%s", st[e->status]);
+		printf("  %-28s %22s %8.2f%%%s\n", e->name, val, e->pct,
+		       e->status == PB_PS_OK && e->pct < 100 ? "  time-shared" : "");
+	}
+}
+
+static int worst_sev(const struct pb_anomalies *a)
+{
+	int i, w = -1;
+
+	for (i = 0; i < a->nr; i++)
+		if ((int)a->v[i].sev > w)
+			w = a->v[i].sev;
+	return w;
+}
+
+static void print_perfstat(const char *path, const struct pb_perfstat *ps,
+			   const struct pb_ps_verdict *v, const struct pb_anomalies *a)
+{
+	int i;
+
+	printf("perf stat output %s (%s, %d events", path, ps->csv ? "CSV" : "text", ps->nr);
+	if (ps->elapsed_s >= 0)
+		printf(", %.3f s elapsed", ps->elapsed_s);
+	printf(")\n");
+	print_events(ps);
+	if (v->eff_mhz > 0)
+		printf("effective clock %.2f GHz; nominal %s%.2f GHz%s%s%s\n", v->eff_mhz / 1000,
+		       v->nominal_mhz > 0 ? "" : "unknown", v->nominal_mhz / 1000,
+		       v->nominal_mhz > 0 ? " (" : "", v->nominal_src,
+		       v->nominal_mhz > 0 ? ")" : "");
+	for (i = 0; i < a->nr; i++) {
+		printf("  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
+		       a->v[i].message);
+		if (a->v[i].advice[0])
+			printf("        advice: %s\n", a->v[i].advice);
+	}
+	printf("verdict: %s\n", worst_sev(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
+}
+
+static int doctor_perf_stat(const struct doctor_opts *o)
+{
+	struct pb_anomalies a = { 0 };
+	struct pb_ps_verdict v;
+	struct pb_perfstat ps;
+	char err[320];
+	int r;
+
+	if (pb_perfstat_load(o->perf_stat, &ps, err, sizeof(err))) {
+		fprintf(stderr, "pinbench doctor: %s\n", err);
+		return 2;
+	}
+	pb_perfstat_check(&ps, o->nominal_mhz, true, &a, &v);
+	r = worst_sev(&a) >= PB_SEV_WARN ? 1 : 0;
+	if (o->json) {
+		json_t *j = pb_perfstat_json(&ps, &v);
+
+		if (j) {
+			json_object_set_new(j, "anomalies", pb_anomalies_json(&a));
+			json_object_set_new(j, "flagged", json_boolean(r));
+			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		}
+		printf("\n");
+		json_decref(j);
+	} else {
+		print_perfstat(o->perf_stat, &ps, &v, &a);
+	}
+	pb_anomalies_free(&a);
+	pb_perfstat_free(&ps);
+	return r;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	struct doctor_opts o;
+	int r = parse_args(argc, argv, &o);
+
+	char err[256];
+
+	if (r) {
+		usage(r > 0 ? stdout : stderr);
+		return r > 0 ? 0 : 2;
+	}
+	if (pb_probe_inject_check(err, sizeof(err))) {
+		fprintf(stderr, "pinbench doctor: %s\n", err);
+		return 2;
+	}
+	return o.perf_stat ? doctor_perf_stat(&o) : doctor_machine(&o);
+}

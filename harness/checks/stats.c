@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stats.c - summaries, confidence intervals, Welch's t-test.
+ *
+ * The Student t distribution is computed from the regularized incomplete
+ * beta function (continued fraction, modified Lentz), so fractional degrees
+ * of freedom (Welch-Satterthwaite) work; quantiles are found by bisection.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/stats.h"
+
+#define PB_Z975		1.959963984540054	/* normal 0.975 quantile */
+#define PB_DF_NORMAL	1e7	/* above this many df, t is normal */
+#define PB_CF_ITER	500
+#define PB_CF_EPS	1e-15
+#define PB_CF_TINY	1e-300
+
+/*
+ * Mean shifted by the first value: exact for constant data (so a constant
+ * sample has exactly zero deviation) and less cancellation elsewhere.
+ */
+double pb_mean(const double *v, int n)
+{
+	double acc = 0;
+	int i;
+
+	if (n < 1)
+		return 0;
+	for (i = 1; i < n; i++)
+		acc += v[i] - v[0];
+	return v[0] + acc / n;
+}
+
+/* n / sum(1/x); 0 when n < 1 or when a value is 0 (the limit). */
+double pb_harmonic_mean(const double *v, int n)
+{
+	double acc = 0;
+	int i;
+
+	if (n < 1)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (v[i] == 0)
+			return 0;
+		acc += 1 / v[i];
+	}
+	return n / acc;
+}
+
+/* Sample standard deviation (n - 1), two passes; 0 when n < 2. */
+double pb_stddev(const double *v, int n)
+{
+	double m, d, acc = 0;
+	int i;
+
+	if (n < 2)
+		return 0;
+	m = pb_mean(v, n);
+	for (i = 0; i < n; i++) {
+		d = v[i] - m;
+		acc += d * d;
+	}
+	return sqrt(acc / (n - 1));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The k-th smallest (0-based) without a copy: O(n^2), for when malloc fails. */
+static double select_slow(const double *v, int n, int k)
+{
+	int i, j, below, equal;
+
+	for (i = 0; i < n; i++) {
+		below = 0;
+		equal = 0;
+		for (j = 0; j < n; j++) {
+			below += v[j] < v[i];
+			equal += v[j] == v[i];
+		}
+		if (below <= k && k < below + equal)
+			return v[i];
+	}
+	return NAN;	/* only with NaN in the input */
+}
+
+double pb_median(const double *v, int n)
+{
+	double *c, r;
+
+	if (n < 1)
+		return 0;
+	c = malloc(n * sizeof(*c));
+	if (!c) {
+		r = select_slow(v, n, (n - 1) / 2);
+		return n % 2 ? r : (r + select_slow(v, n, n / 2)) / 2;
+	}
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	r = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return r;
+}
+
+/* Continued fraction of the incomplete beta (Numerical Recipes' betacf). */
+static double betacf(double a, double b, double x)
+{
+	double c = 1, d, h, del, aa;
+	int m, m2;
+
+	d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < PB_CF_TINY)
+		d = PB_CF_TINY;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= PB_CF_ITER; m++) {
+		m2 = 2 * m;
+		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + aa * d;
+		d = fabs(d) < PB_CF_TINY ? PB_CF_TINY : d;
+		c = 1 + aa / c;
+		c = fabs(c) < PB_CF_TINY ? PB_CF_TINY : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < PB_CF_TINY ? PB_CF_TINY : d;
+		c = 1 + aa / c;
+		c = fabs(c) < PB_CF_TINY ? PB_CF_TINY : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < PB_CF_EPS)
+			break;
+	}
+	return h;
+}
+
+/*
+ * Regularized incomplete beta I_x(a, b); y = 1 - x is passed separately so
+ * that a tiny y keeps its precision.
+ */
+static double incbeta(double a, double b, double x, double y)
+{
+	double lbt;
+
+	if (x <= 0)
+		return 0;
+	if (y <= 0)
+		return 1;
+	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(y);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, y) / b;
+}
+
+/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2). */
+double pb_t_pvalue(double t, double df)
+{
+	double t2 = t * t;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	if (isinf(t2))
+		return 0;
+	if (df > PB_DF_NORMAL)
+		return erfc(fabs(t) / M_SQRT2);
+	return incbeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
+}
+
+/* Bisection on t: the two-sided p falls monotonically with |t|. */
+double pb_t95(double df)
+{
+	double lo = 0, hi = 2, mid;
+	int i;
+
+	if (isnan(df) || df <= 0)
+		return NAN;
+	if (df > PB_DF_NORMAL)
+		return PB_Z975;
+	while (pb_t_pvalue(hi, df) > 0.05 && hi < 1e300)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		mid = (lo + hi) / 2;
+		if (pb_t_pvalue(mid, df) > 0.05)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static double min_of(const double *v, int n)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		m = v[i] < m ? v[i] : m;
+	return m;
+}
+
+static double max_of(const double *v, int n)
+{
+	double m = v[0];
+	int i;
+
+	for (i = 1; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
+}
+
+/* Harmonic mean and the inverted CI of 1/x; 0 on success, -1 without memory. */
+static int summarize_rate(const double *v, int n, struct pb_summary *s)
+{
+	double *inv, m, h;
+	int i;
+
+	inv = malloc(n * sizeof(*inv));
+	if (!inv)
+		return -1;
+	for (i = 0; i < n; i++)
+		inv[i] = 1 / v[i];
+	m = pb_mean(inv, n);
+	h = n < 2 ? 0 : pb_t95(n - 1) * pb_stddev(inv, n) / sqrt(n);
+	free(inv);
+	s->mean = 1 / m;
+	s->ci_lo = 1 / (m + h);
+	/* the CI of 1/x reaching 0 means no upper bound on the rate */
+	s->ci_hi = m - h > 0 ? 1 / (m - h) : INFINITY;
+	if (n < 2)
+		s->ci_lo = s->ci_hi = s->mean;
+	return 0;
+}
+
+static void summarize_arith(const double *v, int n, struct pb_summary *s)
+{
+	double h = n < 2 ? 0 : pb_t95(n - 1) * s->stddev / sqrt(n);
+
+	s->mean = pb_mean(v, n);
+	s->ci_lo = s->mean - h;
+	s->ci_hi = s->mean + h;
+}
+
+/*
+ * rate=true needs positive values: with a value <= 0 the harmonic mean is
+ * meaningless and the arithmetic summary is given instead.
+ */
+int pb_summarize(const double *v, int n, bool rate, struct pb_summary *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (n < 1)
+		return -1;
+	s->n = n;
+	s->stddev = pb_stddev(v, n);
+	s->min = min_of(v, n);
+	s->max = max_of(v, n);
+	s->median = pb_median(v, n);
+	if (!rate || s->min <= 0 || summarize_rate(v, n, s))
+		summarize_arith(v, n, s);
+	s->cv = n < 2 || s->mean == 0 ? 0 : s->stddev / fabs(s->mean);
+	return 0;
+}
+
+static double variance(const double *v, int n)
+{
+	double sd = pb_stddev(v, n);
+
+	return sd * sd;
+}
+
+int pb_welch(const double *a, int na, const double *b, int nb,
+	     double *t, double *df, double *p)
+{
+	double va, vb, diff, r;
+
+	if (na < 2 || nb < 2)
+		return -1;
+	va = variance(a, na) / na;
+	vb = variance(b, nb) / nb;
+	diff = pb_mean(a, na) - pb_mean(b, nb);
+	if (va + vb == 0) {
+		*df = na + nb - 2;
+		*t = diff == 0 ? 0 : copysign(INFINITY, diff);
+		*p = diff == 0 ? 1 : 0;
+		return 0;
+	}
+	*t = diff / sqrt(va + vb);
+	/* (va + vb)^2 / (va^2 / (na - 1) + vb^2 / (nb - 1)), scale-free */
+	r = va / (va + vb);
+	*df = 1 / (r * r / (na - 1) + (1 - r) * (1 - r) / (nb - 1));
+	*p = pb_t_pvalue(*t, *df);
+	return 0;
+}

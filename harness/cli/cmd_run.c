@@ -1,0 +1,1068 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
+ *
+ * Everything a user can get wrong (options, job files, event names,
+ * limits, cpus=, the results folder) is checked before anything runs, by
+ * --dry-run too: exit 2 with a message.  Then
+ * every job runs at every placement; a failed job does not stop the
+ * others; results are saved atomically, one file per job file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+#include "sys/cpulock.h"
+#include "report/result.h"
+#include "lib/util.h"
+
+struct run_opts {
+	const char	*outdir;
+	bool		json;
+	bool		quiet;
+	bool		dry_run;
+	bool		wait;		/* for CPUs another pinbench is measuring */
+	const char	*label;
+	const char	*topology;
+	struct pb_kv	*over;
+	int		nr_over;
+	char		*cmdline;
+	char		kernel[65];
+};
+
+enum { OPT_FORMAT = 256, OPT_REPEATS, OPT_DURATION, OPT_PLACEMENT, OPT_SET,
+       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP, OPT_PEER, OPT_WAIT };
+
+static const struct option run_longopts[] = {
+	{ "output",	required_argument, NULL, 'o' },
+	{ "format",	required_argument, NULL, OPT_FORMAT },
+	{ "repeats",	required_argument, NULL, OPT_REPEATS },
+	{ "duration",	required_argument, NULL, OPT_DURATION },
+	{ "warmup",	required_argument, NULL, OPT_WARMUP },
+	{ "placement",	required_argument, NULL, OPT_PLACEMENT },
+	{ "set",	required_argument, NULL, OPT_SET },
+	{ "events",	required_argument, NULL, OPT_EVENTS },
+	{ "peer",	required_argument, NULL, OPT_PEER },
+	{ "label",	required_argument, NULL, OPT_LABEL },
+	{ "topology",	required_argument, NULL, OPT_TOPOLOGY },
+	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
+	{ "wait",	no_argument,	   NULL, OPT_WAIT },
+	{ "quiet",	no_argument,	   NULL, 'q' },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const char run_help[] =
+"usage: pinbench run [OPTIONS] JOBFILE...\n"
+"       pinbench bench NAME [KEY=VALUE...] [OPTIONS]\n"
+"\n"
+"  -o, --output DIR       results folder (default results/); files go to\n"
+"                         DIR/<label>/<UTC timestamp>-<job file>.json\n"
+"      --format text|json what goes to stdout (default text)\n"
+"      --repeats N        override repeats= of every job\n"
+"      --duration SEC     override duration= (seconds per repeat, may be fractional)\n"
+"      --warmup SEC       override warmup=\n"
+"      --placement LIST   override placement= (e.g. same-cpu,same-socket)\n"
+"      --set KEY=VALUE    override any job key (repeatable)\n"
+"      --events LIST      counter events (libpfm4 names, software events, tracepoints)\n"
+"      --peer HOST[:PORT] override peer=: the server role runs on that `pinbench server`\n"
+"      --label TEXT       label of this run (default: the kernel release)\n"
+"      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
+"                         only with --dry-run (workloads run on this machine only)\n"
+"      --dry-run          check everything a run checks first (job files, events,\n"
+"                         cpus=, results folder) and print the plan; run nothing\n"
+"      --wait             when another pinbench is measuring a job's CPUs, wait\n"
+"                         for it (default: warn, run, and mark the job S)\n"
+"  -q, --quiet            no progress line, no tables (JSON still saved)\n"
+"  -h, --help             this text\n"
+"\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
+
+static void add_over(struct run_opts *o, const char *key, const char *val,
+		     const char *origin)
+{
+	struct pb_kv *kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
+
+	if (!kv)
+		abort();
+	o->over = kv;
+	kv[o->nr_over].key = strdup(key);
+	kv[o->nr_over].val = strdup(val);
+	kv[o->nr_over].origin = strdup(origin);
+	kv[o->nr_over].line = 0;
+	o->nr_over++;
+}
+
+static void free_opts(struct run_opts *o)
+{
+	for (int i = 0; i < o->nr_over; i++) {
+		free(o->over[i].key);
+		free(o->over[i].val);
+		free(o->over[i].origin);
+	}
+	free(o->over);
+	free(o->cmdline);
+}
+
+/* KEY=VALUE into an override; -1 when there is no '='. */
+static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
+{
+	const char *eq = strchr(arg, '=');
+	char key[128];
+
+	if (!eq || eq == arg || eq - arg >= (int)sizeof(key))
+		return -1;
+	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
+	add_over(o, key, eq + 1, origin);
+	return 0;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 16;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	s = calloc(1, n);
+	if (!s)
+		return NULL;
+	snprintf(s, n, "pinbench");
+	for (int i = 0; i < argc; i++) {
+		strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
+{
+	char err[PB_LABEL_MAX + 200];
+	struct utsname u;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "results";
+	uname(&u);
+	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
+	o->label = o->kernel;
+	o->cmdline = join_args(argc, argv);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", run_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o->outdir = optarg; break;
+		case 'q': o->quiet = true; break;
+		case 'h': fputs(run_help, stdout); return 0;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n",
+					cmd, optarg);
+				return 2;
+			}
+			o->json = !strcmp(optarg, "json");
+			break;
+		case OPT_REPEATS: add_over(o, "repeats", optarg, "--repeats"); break;
+		case OPT_DURATION: add_over(o, "duration", optarg, "--duration"); break;
+		case OPT_WARMUP: add_over(o, "warmup", optarg, "--warmup"); break;
+		case OPT_PLACEMENT: add_over(o, "placement", optarg, "--placement"); break;
+		case OPT_EVENTS: add_over(o, "events", optarg, "--events"); break;
+		case OPT_PEER: add_over(o, "peer", optarg, "--peer"); break;
+		case OPT_SET:
+			if (add_kv_arg(o, optarg, "--set")) {
+				fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n",
+					cmd, optarg);
+				return 2;
+			}
+			break;
+		case OPT_LABEL: o->label = optarg; break;
+		case OPT_TOPOLOGY: o->topology = optarg; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_WAIT: o->wait = true; break;
+		default:
+			fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
+			return 2;
+		}
+	}
+	if (pb_label_check(o->label, err, sizeof(err))) {
+		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
+			"the default label (uname -r)" : "--label", err);
+		return 2;
+	}
+	return -1;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	pb_interrupted = 1;
+}
+
+/* Where a job's key was set: "FILE:LINE", "--events", or "default". */
+static void key_origin(const struct pb_job *j, const char *key, char *buf, size_t len)
+{
+	for (int i = 0; i < j->nr_kv; i++) {
+		const struct pb_kv *kv = &j->kv[i];
+
+		if (strcmp(kv->key, key))
+			continue;
+		if (kv->line > 0)
+			snprintf(buf, len, "%s:%d", kv->origin, kv->line);
+		else
+			snprintf(buf, len, "%s", kv->origin);
+		return;
+	}
+	snprintf(buf, len, "%s:%d", j->file ? j->file : "command line", j->line);
+}
+
+/*
+ * System wide (counters=cpu) task-clock counts nothing: no task context.
+ * What perf stat -a shows instead is cpu-clock.
+ */
+static void cpu_clock_for_task_clock(struct pb_evlist *l)
+{
+	for (int e = 0; e < l->nr; e++) {
+		struct pb_event *ev = &l->ev[e];
+
+		if (strcmp(ev->name, "task-clock") || ev->attr.type != PERF_TYPE_SOFTWARE)
+			continue;
+		ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		snprintf(ev->name, sizeof(ev->name), "cpu-clock");
+	}
+}
+
+/* Event names are checked before anything runs (limits: by the job loader). */
+static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
+{
+	char err[PB_ERR_MAX], where[PATH_MAX];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
+			key_origin(j, "events", where, sizeof(where));
+			fprintf(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
+			return 2;
+		}
+		if (j->counters_cpu)
+			cpu_clock_for_task_clock(&evl[i]);
+	}
+	return 0;
+}
+
+/*
+ * cpus= naming a CPU pinbench cannot use here is an error, not a skip: a
+ * typo in a nightly job file must not pass as ok.  "Here" is what the
+ * topology offers: this machine's CPUs that pinbench's affinity and
+ * cpuset allow (under `taskset -c 0`, only CPU 0), or --topology's.
+ */
+static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char where[PATH_MAX], allowed[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int k = 0; !j->nr_placements && k < j->nr_cpus; k++) {
+			int cpu = j->cpus[k];
+
+			if (pb_topo_has_cpu(t, cpu))
+				continue;
+			key_origin(j, "cpus", where, sizeof(where));
+			pb_topo_cpus_text(t, allowed, sizeof(allowed));
+			fprintf(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
+				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
+				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
+				"or cpuset" : "no such CPU", allowed);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The results folder DIR/<label>: a real run creates it before anything
+ * runs (so that a run never ends unable to save); --dry-run leaves nothing
+ * behind but checks that it could: in the deepest folder that exists, a
+ * folder can be made (and is removed at once).
+ */
+static int check_outdir(const struct run_opts *o)
+{
+	char dir[PATH_MAX], probe[PATH_MAX + 32], *slash;
+	struct stat st;
+	int e, fd;
+
+	/* room for "/<timestamp>-<job file, 127 at most>-999.json.tmp.XXXXXX" */
+	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
+	    (int)sizeof(dir) - 200) {
+		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
+		return 2;
+	}
+	if (!o->dry_run) {
+		if (pb_mkdirs(dir)) {
+			e = errno;
+			fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
+				dir, strerror(e));
+			return 2;
+		}
+		snprintf(probe, sizeof(probe), "%s/.pinbench-probe.XXXXXX", dir);
+		fd = mkostemp(probe, O_CLOEXEC);	/* can a result be written there? */
+		if (fd >= 0) {
+			close(fd);
+			unlink(probe);
+			return 0;
+		}
+		e = errno;
+		fprintf(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
+			strerror(e));
+		return 2;
+	}
+	while (stat(dir, &st)) {	/* up to the deepest folder that exists */
+		if (errno != ENOENT || !strcmp(dir, "."))
+			goto bad;
+		slash = strrchr(dir, '/');
+		if (!slash)		/* a relative path: the current folder */
+			snprintf(dir, sizeof(dir), ".");
+		else if (slash == dir)
+			slash[1] = 0;
+		else
+			*slash = 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		goto bad;
+	}
+	snprintf(probe, sizeof(probe), "%s/.pinbench-dry-run.%d", dir, (int)getpid());
+	if (!mkdir(probe, 0700) && !rmdir(probe))
+		return 0;
+bad:
+	e = errno;
+	fprintf(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
+		o->outdir, o->outdir, o->label, dir, strerror(e));
+	return 2;
+}
+
+/*
+ * What a run checks before anything runs, for a run and --dry-run alike:
+ * event names (libpfm4), cpus= against this machine, the results folder.
+ * The job loader has checked keys, values, placements and limits.
+ */
+static int check_run(const struct run_opts *o, const struct pb_topo *t,
+		     struct pb_jobset *sets, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; !rc && i < n; i++) {
+		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
+
+		rc = evl ? check_jobs(&sets[i], evl) : 2;
+		free(evl);
+		if (!rc)
+			rc = check_cpus(t, &sets[i]);
+	}
+	return rc ? rc : check_outdir(o);
+}
+
+/* Refused events, said once per run. */
+static void say_unsupported(const struct pb_result *r, char (*said)[96], int *nsaid)
+{
+	for (int e = 0; e < r->evl.nr; e++) {
+		const struct pb_event *ev = &r->evl.ev[e];
+		int k;
+
+		if (!ev->status)
+			continue;
+		for (k = 0; k < *nsaid; k++)
+			if (!strcmp(said[k], ev->name))
+				break;
+		if (k < *nsaid || *nsaid >= 64)
+			continue;
+		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
+		fprintf(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
+	}
+}
+
+static void iso_now(char *buf, size_t len, const char *fmt)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, fmt, &tm);
+}
+
+/* "peer" of each job that ran across hosts: the other host's facts. */
+static void add_peers(const struct pb_run *run, json_t *j)
+{
+	json_t *jobs = json_object_get(j, "jobs");
+
+	for (int i = 0; i < run->nr && i < (int)json_array_size(jobs); i++) {
+		const struct pb_result *r = &run->results[i];
+		const char *addr = pb_job_get(r->job, "peer");
+
+		if (!addr)
+			continue;
+		json_object_set_new(json_array_get(jobs, i), "peer", r->has_peer ?
+			json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "address", addr,
+				  "hostname", r->peer.hostname, "kernel", r->peer.kernel,
+				  "cpu_model", r->peer.cpu_model, "cpu", r->peer.cpu,
+				  "ops", (json_int_t)r->peer_ops) :
+			json_pack("{s:s, s:n, s:n, s:n, s:n}", "address", addr, "hostname",
+				  "kernel", "cpu_model", "cpu"));
+	}
+}
+
+/*
+ * Where one job file's result goes.  The name, DIR/<label>/<start time>-
+ * <job file>[-N].json, is claimed by the first save (a link that fails if
+ * the name exists: two runs started in the same second get two files);
+ * the file is rewritten after every job, so a crash loses at most the job
+ * in flight.
+ */
+struct saver {
+	char	stem[PATH_MAX - 32];
+	char	path[PATH_MAX];
+	bool	claimed;
+	char	err[PATH_MAX + 128];	/* why the last save failed, or "" */
+};
+
+static void saver_init(struct saver *sv, const struct run_opts *o, const char *started,
+		       const char *base)
+{
+	char ts[32];
+	int k = 0;
+
+	for (const char *p = started; *p && k < (int)sizeof(ts) - 1; p++)
+		if (*p != '-' && *p != ':')
+			ts[k++] = *p;	/* 2026-12-01T12:00:00Z -> 20261201T120000Z */
+	ts[k] = 0;
+	memset(sv, 0, sizeof(*sv));
+	/* check_outdir made sure that this fits */
+	snprintf(sv->stem, sizeof(sv->stem), "%s/%s/%s-%s", o->outdir, o->label, ts, base);
+}
+
+/*
+ * Save the run as it is (signals held off meanwhile: a Ctrl-C lands after
+ * the file is whole).  *text, when asked, gets the JSON even when the save
+ * fails.  0, or -1 with sv->err.
+ */
+static int save_run(struct saver *sv, const struct pb_run *run, char **text)
+{
+	json_t *j = pb_run_json(run);
+	sigset_t block, old;
+	char *s;
+	int rc = -1;
+
+	add_peers(run, j);
+	s = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	json_decref(j);
+	if (!s) {
+		snprintf(sv->err, sizeof(sv->err), "cannot write %s.json: %s", sv->stem,
+			 strerror(ENOMEM));
+		return -1;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (sv->claimed) {
+		rc = pb_file_save(sv->path, s, false, sv->err, sizeof(sv->err));
+	} else {
+		for (int n = 1; n < 1000; n++) {
+			if (n == 1)
+				snprintf(sv->path, sizeof(sv->path), "%s.json", sv->stem);
+			else
+				snprintf(sv->path, sizeof(sv->path), "%s-%d.json", sv->stem, n);
+			rc = pb_file_save(sv->path, s, true, sv->err, sizeof(sv->err));
+			if (rc != -EEXIST)
+				break;
+		}
+		if (rc == -EEXIST)
+			snprintf(sv->err, sizeof(sv->err), "cannot create %s: 999 names taken",
+				 sv->path);
+		sv->claimed = !rc;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!rc)
+		*sv->err = 0;
+	else
+		rc = -1;
+	if (text)
+		*text = s;
+	else
+		free(s);
+	return rc;
+}
+
+/* Is there anything to keep: a job that ended, or a repeat that finished? */
+static bool worth_saving(const struct pb_run *run)
+{
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status != PB_INTERRUPTED || run->results[i].nr_reps)
+			return true;
+	return false;
+}
+
+static void file_base(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	snprintf(buf, len, "%s", b ? b + 1 : path);
+	n = strlen(buf);
+	if (n > 4 && !strcmp(buf + n - 4, ".ini"))
+		buf[n - 4] = 0;
+}
+
+static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
+{
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+		int cpus[4096];
+		char reason[256];
+
+		fprintf(f, "%s (%s): %d x %g s%s\n", j->name, j->bench->name, j->repeats,
+			j->duration, j->threads ? ", threads" : "");
+		if (!j->nr_placements) {
+			fprintf(f, "  cpus         ");
+			for (int k = 0; k < j->nr_cpus; k++)
+				fprintf(f, "%s%d", k ? "," : "", j->cpus[k]);
+			fputc('\n', f);
+		}
+		for (int p = 0; p < j->nr_placements; p++) {
+			fprintf(f, "  %-12s ", j->placements[p]);
+			if (n > 4096 || pb_place(t, j->placements[p], j->nr_instances,
+						 cpus, reason, sizeof(reason))) {
+				fprintf(f, "skipped: %s\n", reason);
+				continue;
+			}
+			for (int k = 0; k < 2 * j->nr_instances && k < n; k++)
+				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
+			fputc('\n', f);
+		}
+	}
+}
+
+/* The first CPU the run will use: where the observer loop runs. */
+static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char reason[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+		int *cpus;
+
+		if (!j->nr_placements && j->nr_cpus)
+			return j->cpus[0];
+		cpus = calloc(n, sizeof(*cpus));
+		for (int p = 0; cpus && p < j->nr_placements; p++) {
+			if (!pb_place(t, j->placements[p], j->nr_instances, cpus,
+				      reason, sizeof(reason))) {
+				int c = cpus[0];
+
+				free(cpus);
+				return c;
+			}
+		}
+		free(cpus);
+	}
+	return -1;
+}
+
+/* What is recorded once per run: environment, nominal clock, observer start. */
+static void run_begin(struct pb_run *run, const struct pb_jobset *js)
+{
+	struct pb_env env;
+	char err[256];
+
+	run->obs_cpu = first_cpu(run->topo, js);
+	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
+	if (!pb_env_collect(&env, err, sizeof(err))) {
+		run->environment = pb_env_json(&env);
+		pb_env_anomalies(&env, pb_perf_privileged(), &run->anomalies);
+		pb_env_free(&env);
+	}
+	if (run->obs_cpu >= 0 &&
+	    pb_observer_time(run->obs_cpu, &run->obs_start_s, err, sizeof(err)))
+		run->obs_cpu = -1;
+}
+
+static void run_end(struct pb_run *run)
+{
+	char err[256];
+
+	if (run->obs_cpu < 0)
+		return;
+	double again[PB_OBSERVER_RETRIES];
+	int nr = 0;
+
+	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
+		run->obs_end_s = 0;
+		return;
+	}
+	if (run->obs_end_s > run->obs_start_s * (1 + PB_OBSERVER_MAX))
+		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
+					 PB_CONFIRM_SPAN_S);
+	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
+			  &run->anomalies);
+}
+
+static void print_run_anomalies(const struct pb_run *run, FILE *f)
+{
+	for (int k = 0; k < run->anomalies.nr; k++) {
+		const struct pb_anomaly *a = &run->anomalies.v[k];
+
+		if (a->sev == PB_SEV_INFO)
+			continue;
+		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
+			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
+			*a->advice ? " -- " : "", a->advice);
+	}
+}
+
+/* The CPUs job j uses at placement p (NULL: cpus=); 0 when it cannot be placed. */
+static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
+		    int **cpus)
+{
+	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+	char reason[256];
+
+	*cpus = NULL;
+	if (!p) {
+		*cpus = malloc(j->nr_cpus * sizeof(**cpus));
+		if (!*cpus)
+			return 0;
+		memcpy(*cpus, j->cpus, j->nr_cpus * sizeof(**cpus));
+		return j->nr_cpus;
+	}
+	*cpus = calloc(n, sizeof(**cpus));
+	if (!*cpus || pb_place(t, p, j->nr_instances, *cpus, reason, sizeof(reason))) {
+		free(*cpus);
+		*cpus = NULL;
+		return 0;
+	}
+	return n;
+}
+
+/*
+ * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
+ * CPUs another pinbench is measuring are said on stderr and go into
+ * held[]; with it, we try again every 100 ms until they are free.  A lock
+ * folder that cannot be used is said once per run.  -EINTR when a wait
+ * was interrupted.
+ */
+static int lock_job(const struct run_opts *o, const struct pb_topo *t,
+		    const struct pb_job *j, const char *p, struct pb_cpulock *l,
+		    struct pb_cpu_holder *held, int *nheld)
+{
+	static bool said;
+	char err[PATH_MAX + 64];
+	int *cpus, n = job_cpus(t, j, p, &cpus), rc;
+
+	*nheld = 0;
+	memset(l, 0, sizeof(*l));
+	if (!n)
+		return 0;
+	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
+	if (!rc && *nheld && o->wait) {
+		fprintf(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
+			j->name, held[0].cpu, held[0].pid);
+		while (!rc && *nheld && !pb_interrupted) {
+			pb_cpulock_release(l);
+			usleep(100 * 1000);
+			rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
+		}
+		if (pb_interrupted) {
+			pb_cpulock_release(l);
+			rc = -EINTR;
+		}
+	}
+	free(cpus);
+	if (rc == -1 && !said) {
+		said = true;
+		fprintf(stderr, "pinbench: %s; runs are not kept apart\n", err);
+	}
+	for (int k = 0; rc != -EINTR && k < *nheld; k++)
+		fprintf(stderr, "pinbench: %s: CPU %d is being measured by another pinbench "
+			"(pid %d); running anyway (--wait waits)\n", j->name, held[k].cpu,
+			held[k].pid);
+	return rc == -EINTR ? rc : 0;
+}
+
+/* The job shared its CPUs with another pinbench: say so in the result. */
+static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
+{
+	char cpus[128] = "";
+	size_t k = 0;
+
+	if (!nheld)
+		return;
+	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
+		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
+	pb_anomaly_add(&r->anomalies, "shared-cpus", PB_SEV_WARN,
+		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
+		       "another pinbench (pid %d) was measuring CPU %s when this job began",
+		       held[0].pid, cpus);
+}
+
+/* Run one job at one placement into r, its CPUs locked meanwhile. */
+static void run_one(const struct run_opts *o, const struct pb_topo *t,
+		    const struct pb_job *j, const char *p, const struct pb_evlist *evl,
+		    const struct pb_nominal *nom, struct pb_result *r)
+{
+	struct pb_cpu_holder held[8];
+	struct pb_cpulock l;
+	int nheld;
+
+	if (lock_job(o, t, j, p, &l, held, &nheld) == -EINTR) {
+		memset(r, 0, sizeof(*r));
+		r->job = j;
+		snprintf(r->placement, sizeof(r->placement), "%s", p ? p : "cpus");
+		r->status = PB_INTERRUPTED;
+		snprintf(r->reason, sizeof(r->reason), "interrupted while waiting for its CPUs");
+		return;
+	}
+	pb_run_job(t, j, p, evl, nom, r);
+	pb_cpulock_release(&l);
+	mark_shared(r, held, nheld);
+}
+
+/* Did the interrupt cut anything: a job in flight, or jobs not run? */
+static bool run_cut(const struct pb_run *run)
+{
+	if (run->nr < run->planned)
+		return true;
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status == PB_INTERRUPTED)
+			return true;
+	return false;
+}
+
+/*
+ * Run every job of one job file (or the ad-hoc job), saving the result
+ * file after each; returns 0, 1 or 2.
+ */
+static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
+		      const char *config, struct pb_jobset *js)
+{
+	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
+	struct pb_run run = { .label = o->label, .config = config,
+			      .cmdline = o->cmdline, .topo = t };
+	char path[PATH_MAX], base[128], said[64][96], last_err[sizeof(((struct saver *)0)->err)];
+	struct saver sv;
+	char *text = NULL;
+	int nsaid = 0, failed = 0, rc;
+
+	if (!evl)
+		return 2;
+	if (pb_probe_inject_check(path, sizeof(path))) {
+		fprintf(stderr, "pinbench: %s\n", path);
+		free(evl);
+		return 2;
+	}
+	rc = check_jobs(js, evl);
+	if (rc)
+		goto out;
+	for (int i = 0; i < js->nr; i++)
+		run.planned += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
+	run.results = calloc(run.planned, sizeof(*run.results));
+	if (!run.results) {
+		rc = 2;
+		goto out;
+	}
+	file_base(config ? config : "bench", base, sizeof(base));
+	if (!config)
+		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
+	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
+	saver_init(&sv, o, run.started, base);
+	*last_err = 0;
+	run_begin(&run, js);
+	for (int i = 0; i < js->nr && !pb_interrupted; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int np = j->nr_placements ? j->nr_placements : 1, from = run.nr;
+
+		for (int p = 0; p < np && !pb_interrupted; p++) {
+			struct pb_result *r = &run.results[run.nr++];
+
+			pb_progress_job = run.nr;
+			pb_progress_jobs = run.planned;
+			run_one(o, t, j, j->nr_placements ? j->placements[p] : NULL,
+				&evl[i], &run.nominal, r);
+			say_unsupported(r, said, &nsaid);
+			failed |= r->status == PB_FAILED;
+			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
+			    strcmp(sv.err, last_err)) {	/* the next save tries again */
+				fprintf(stderr, "pinbench: %s\n", sv.err);
+				snprintf(last_err, sizeof(last_err), "%s", sv.err);
+			}
+		}
+		if (!o->quiet && !o->json) {
+			struct pb_run view = run;
+
+			view.results += from;
+			view.nr = run.nr - from;
+			pb_run_print_text(&view, stdout);
+			fflush(stdout);
+		}
+	}
+	run_end(&run);
+	iso_now(run.finished, sizeof(run.finished), "%Y-%m-%dT%H:%M:%SZ");
+	if (!o->quiet && !o->json) {
+		pb_run_print_sweeps(&run, stdout);
+		print_run_anomalies(&run, stdout);
+	}
+	rc = failed;
+	if (!worth_saving(&run)) {
+		fprintf(stderr, "pinbench: interrupted before any job finished a repeat; "
+			"nothing saved\n");
+		rc = 1;
+		goto out;
+	}
+	if (save_run(&sv, &run, &text)) {
+		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
+		rc = 1;
+	} else {
+		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
+	}
+	if (o->json && text)		/* saved or not: what was asked for */
+		fputs(text, stdout), fputc('\n', stdout);
+	if (run_cut(&run)) {
+		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
+		rc = 1;
+	}
+out:
+	free(text);
+	for (int i = 0; i < run.nr; i++)
+		pb_result_free(&run.results[i]);
+	free(run.results);
+	json_decref(run.environment);
+	pb_anomalies_free(&run.anomalies);
+	free(evl);
+	return rc;
+}
+
+static int load_topo(const struct run_opts *o, struct pb_topo **t, const char *cmd)
+{
+	char err[512];
+
+	if (pb_topo_load(t, o->topology, err, sizeof(err))) {
+		fprintf(stderr, "pinbench %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (o->topology && !o->dry_run) {
+		fprintf(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
+			"only on this machine's topology (use --dry-run to plan)\n", cmd, o->topology);
+		pb_topo_free(*t);
+		return 2;
+	}
+	return -1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
+{
+	struct pb_jobset *sets = calloc(n, sizeof(*sets));
+	char err[1024];
+	int rc = 0;
+
+	if (!sets)
+		return 2;
+	for (int i = 0; i < n; i++) {	/* every file checked before anything runs */
+		if (pb_jobs_load(files[i], NULL, o->over, o->nr_over,
+				 pb_topo_nr_cpus(t), &sets[i], err, sizeof(err))) {
+			fprintf(stderr, "pinbench: %s\n", err);
+			rc = 2;
+			goto out;
+		}
+	}
+	rc = check_run(o, t, sets, n);
+	if (rc)
+		goto out;
+	if (o->dry_run) {
+		for (int i = 0; i < n; i++)
+			print_plan(t, &sets[i], stdout);
+		goto out;
+	}
+	install_signals();
+	for (int i = 0; i < n && !pb_interrupted; i++) {
+		int r = run_jobset(o, t, files[i], &sets[i]);
+
+		if (r > rc)
+			rc = r;
+		if (pb_interrupted && i + 1 < n) {
+			fprintf(stderr, "pinbench: interrupted; %d job file%s not run\n",
+				n - i - 1, n - i - 1 > 1 ? "s" : "");
+			rc = rc > 1 ? rc : 1;
+		}
+	}
+out:
+	for (int i = 0; i < n; i++)
+		pb_jobset_free(&sets[i]);
+	free(sets);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	int rc = parse_run_opts(argc, argv, &o, "run");
+
+	if (rc >= 0)
+		goto out;
+	if (optind >= argc) {
+		fprintf(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
+		rc = 2;
+		goto out;
+	}
+	rc = load_topo(&o, &t, "run");
+	if (rc >= 0)
+		goto out;
+	pb_show_progress = !o.quiet;
+	rc = run_files(&o, t, argc - optind, argv + optind);
+	pb_topo_free(t);
+out:
+	free_opts(&o);
+	return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	struct pb_jobset js = { 0 };
+	char err[1024];
+	int rc = parse_run_opts(argc, argv, &o, "bench");
+
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	if (optind >= argc) {
+		fprintf(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
+		goto out;
+	}
+	for (int i = optind + 1; i < argc; i++) {
+		if (add_kv_arg(&o, argv[i], "command line")) {
+			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+			goto out;
+		}
+	}
+	rc = load_topo(&o, &t, "bench");
+	if (rc >= 0)
+		goto out;
+	rc = 2;
+	if (pb_jobs_load(NULL, argv[optind], o.over, o.nr_over, pb_topo_nr_cpus(t),
+			 &js, err, sizeof(err))) {
+		fprintf(stderr, "pinbench bench: %s\n", err);
+		goto out_topo;
+	}
+	pb_show_progress = !o.quiet;
+	rc = check_run(&o, t, &js, 1);
+	if (!rc && o.dry_run) {
+		print_plan(t, &js, stdout);
+	} else if (!rc) {
+		install_signals();
+		rc = run_jobset(&o, t, NULL, &js);
+	}
+	pb_jobset_free(&js);
+out_topo:
+	pb_topo_free(t);
+out:
+	free_opts(&o);
+	return rc;
+}
+
+static void list_keys(const struct pb_key *k, FILE *f)
+{
+	char d[64];
+
+	for (; k->name; k++) {
+		if (k->flags & PB_KEY_HIDDEN)
+			continue;
+		pb_key_describe(k, d, sizeof(d));
+		fprintf(f, "    %-11s %-22s default %-10s %s\n", k->name, d,
+			k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
+	}
+}
+
+static json_t *keys_json(const struct pb_key *k)
+{
+	json_t *a = json_array();
+	char d[64];
+
+	for (; k->name; k++) {
+		if (k->flags & PB_KEY_HIDDEN)
+			continue;
+		pb_key_describe(k, d, sizeof(d));
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name,
+			"type", d, "default", k->def ? k->def : "", "help", k->help ? k->help : ""));
+	}
+	return a;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	bool json = argc > 1 && (!strcmp(argv[1], "--format=json") ||
+				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
+	json_t *a = json_array();
+
+	if (argc > 1 && !json) {
+		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
+			"usage: pinbench list [--format text|json]\n");
+		json_decref(a);
+		return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
+	}
+	for (int i = 0; pb_benches[i]; i++) {
+		const struct pb_bench *b = pb_benches[i];
+		struct pb_metric m = b->metric;
+
+		if (json) {
+			json_array_append_new(a, json_pack("{s:s, s:s, s:[s, s*], s:{s:s, s:s, s:s}, s:o}",
+				"name", b->name, "summary", b->summary, "roles", b->roles[0],
+				b->shape == PB_SHAPE_PAIR ? b->roles[1] : NULL,
+				"metric", "name", m.name, "unit", m.unit,
+				"better", m.lower_better ? "lower" : "higher",
+				"keys", keys_json(b->keys)));
+			continue;
+		}
+		printf("%s - %s\n  roles: %s%s%s; metric: %s (%s, %s is better)%s\n", b->name,
+		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
+		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", m.name, m.unit,
+		       m.lower_better ? "lower" : "higher",
+		       b->metric_for ? " (depends on keys)" : "");
+		list_keys(b->keys, stdout);
+	}
+	if (json) {
+		json_t *o = json_pack("{s:o, s:o}", "benches", a, "common_keys",
+				      keys_json(pb_common_keys));
+
+		json_dumpf(o, stdout, JSON_INDENT(1));
+		fputc('\n', stdout);
+		json_decref(o);
+		return 0;
+	}
+	json_decref(a);
+	printf("keys of every workload:\n");
+	list_keys(pb_common_keys, stdout);
+	return 0;
+}

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * pinbench - microbenchmarks for kernel developers, pinned by topology.
+ *
+ * main.c: the command dispatch and the run/bench/list commands.  Only
+ * main() exits.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+#include "report/result.h"
+
+static const struct {
+	const char	*name;
+	int		(*fn)(int argc, char **argv);
+	const char	*help;
+} commands[] = {
+	{ "run",     cmd_run,     "run job files" },
+	{ "bench",   cmd_bench,   "run one workload ad hoc; keys as in a job section" },
+	{ "list",    cmd_list,    "workloads: keys (type, default, range, help) and metric" },
+	{ "topo",    cmd_topo,    "what each placement resolves to here (or on --topology SPEC)" },
+	{ "events",  cmd_events,  "PMUs and events libpfm4 knows here" },
+	{ "doctor",  cmd_doctor,  "check this machine (or a perf stat output) for measurement traps" },
+	{ "compare", cmd_compare, "compare result files across kernels" },
+	{ "plot",    cmd_plot,    "plot result files with gnuplot" },
+	{ "nightly", cmd_nightly, "run, store by kernel, compare with the previous kernel" },
+	{ "server",  cmd_server,  "the far end of udpping and rr across two hosts (peer=HOST)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pinbench COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'pinbench COMMAND --help' for a command's options; "
+		"'man pinbench' for the rest.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("pinbench %s\n", PB_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "pinbench: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

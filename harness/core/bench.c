@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench.c - the harness side of the workload interface: latency timing,
+ * failure reasons, shared memory, and the workload table lookup.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/bench.h"
+#include "checks/hist.h"
+#include "lib/util.h"
+
+static uint64_t ts_ns(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000000ull + (uint64_t)t->tv_nsec;
+}
+
+void pb_lat_begin(struct pb_role_ctx *c)
+{
+	clock_gettime(CLOCK_MONOTONIC, &c->lat_t0);
+}
+
+void pb_lat_end(struct pb_role_ctx *c)
+{
+	struct timespec t1;
+	int w = __atomic_load_n(&c->slot->window, __ATOMIC_RELAXED);
+	uint64_t t0 = ts_ns(&c->lat_t0), now, busy;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	now = ts_ns(&t1);
+	/* the op owns the time since the previous attempt ended */
+	busy = __atomic_load_n(&c->slot->busy_ns, __ATOMIC_RELAXED);
+	busy += now - (c->lat_mark && c->lat_mark <= t0 ? c->lat_mark : t0);
+	__atomic_store_n(&c->slot->busy_ns, busy, __ATOMIC_RELAXED);
+	c->lat_mark = now;
+	if (w < 0 || w >= c->nr_windows || !c->hist)
+		return;
+	pb_hist_add(c->hist[w], now - t0);
+}
+
+void pb_lat_lost(struct pb_role_ctx *c)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	c->lat_mark = ts_ns(&t1);
+}
+
+int pb_bench_lost_aux(const struct pb_bench *b)
+{
+	for (int k = 0; k < PB_MAX_AUX; k++)
+		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
+			return k;
+	return -1;
+}
+
+int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pb_verrf(c->err, PB_ERR_MAX, err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pb_verrf(s->err, PB_ERR_MAX, err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void *pb_shm_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void pb_shm_free(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size);
+}
+
+const struct pb_bench *pb_bench_find(const char *name)
+{
+	for (int i = 0; pb_benches[i]; i++)
+		if (!strcmp(pb_benches[i]->name, name))
+			return pb_benches[i];
+	return NULL;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * jobfile.h - fio-style INI job files.
+ *
+ * A [global] section and one section per job; jobs inherit global keys;
+ * command-line overrides (--set, --repeats, ...) apply last.  Every key
+ * is checked against the common keys and the workload's own table: an
+ * unknown key, a bad value, a missing or unknown bench is an error naming
+ * file:line and the key, before anything runs.  A key flagged
+ * PB_KEY_SWEEP given as a list ("1,2,4" or "all") expands the job into
+ * one job per value.
+ */
+#ifndef PINBENCH_JOBFILE_H
+#define PINBENCH_JOBFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/bench.h"
+
+#define PB_MAX_PLACEMENTS	16
+#define PB_NAME_MAX		128
+
+/* A key=value with where it came from ("configs/pipe.ini", 12) or ("--set", 0). */
+struct pb_kv {
+	char	*key;
+	char	*val;
+	char	*origin;
+	int	line;
+};
+
+struct pb_job {
+	char			name[PB_NAME_MAX];	/* section name (+ "/threads=4" for sweeps) */
+	const struct pb_bench	*bench;
+	char			*file;			/* job file, or NULL (ad hoc) */
+	int			line;			/* of the section header */
+
+	/* Effective keys as text, defaults included: the JSON "params". */
+	struct pb_kv		*kv;
+	int			nr_kv;
+
+	/* Common keys, parsed. */
+	char			placements[PB_MAX_PLACEMENTS][32];
+	int			nr_placements;		/* 0 when cpus= is given */
+	int			*cpus;			/* cpus=A,B: one per role instance, role order */
+	int			nr_cpus;
+	int			repeats;
+	double			warmup;			/* s */
+	double			duration;		/* s per repeat (when loops == 0) */
+	long			loops;			/* ops per repeat, 0: use duration */
+	bool			threads;		/* tasks=threads */
+	double			timeout;		/* watchdog, s; 0: 3 x expected + 10 */
+	char			events[512];		/* events= (counters issue); "" = default set */
+	int			counters_cpu;		/* counters=cpu */
+	bool			counting_inline;	/* counting=inline */
+
+	/* The workload's options (bench->opts_size bytes), parsed from its table. */
+	void			*opts;
+	int			nr_instances;		/* from bench->instances_key, else 1 */
+};
+
+struct pb_jobset {
+	struct pb_job	*jobs;
+	int		nr;
+};
+
+/* The keys every workload accepts (for `pinbench list`). */
+extern const struct pb_key pb_common_keys[];
+
+/*
+ * Load a job file (path) or, when path is NULL, one ad-hoc job running
+ * adhoc_bench.  over[] are command-line key=value overrides applied to
+ * every job last.  nr_cpus is what "all" means for sweep keys.
+ * A job file is a regular file (not a FIFO, a device or a folder) of at
+ * most 1 MiB, lines of at most 4096 bytes, no NUL byte; a UTF-8 byte order
+ * mark at its start is skipped.
+ * Returns 0, or -1 with a message in err ("FILE:LINE: ..." for job files,
+ * "--set KEY: ..." for overrides).
+ */
+int pb_jobs_load(const char *path, const char *adhoc_bench,
+		 const struct pb_kv *over, int nr_over, int nr_cpus,
+		 struct pb_jobset *js, char *err, size_t len);
+/* The same on the text of a job file (n bytes, any bytes), name in messages. */
+int pb_jobs_load_text(const char *name, const char *text, size_t n,
+		      const struct pb_kv *over, int nr_over, int nr_cpus,
+		      struct pb_jobset *js, char *err, size_t len);
+void pb_jobset_free(struct pb_jobset *js);
+
+/* Parse text into the typed field of key k inside opts: 0, or -1 with err. */
+int pb_key_parse(const struct pb_key *k, const char *text, void *opts,
+		 char *err, size_t len);
+/* Format a key's type and range for `pinbench list` ("int 1..65507", "pingpong|stream"). */
+void pb_key_describe(const struct pb_key *k, char *buf, size_t len);
+/* Test hooks: how the parser finds workloads (tests swap in fakes). */
+extern const struct pb_bench *(*pb_jobfile_find_bench)(const char *name);
+extern const struct pb_bench *const *pb_jobfile_benches;
+
+/* The value of a key in a job as text (effective), or NULL. */
+const char *pb_job_get(const struct pb_job *j, const char *key);
+
+#endif

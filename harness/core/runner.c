@@ -1,0 +1,1497 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * runner.c - one job at one placement: the job process, the role
+ * instances, the gate, the windows, the watchdog.  See runner.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys/others.h"
+#include "core/runner.h"
+
+volatile int pb_interrupted;
+bool pb_show_progress = true;
+int pb_progress_job, pb_progress_jobs;
+
+/* What the job process and the roles share with the main process. */
+#define PB_MAX_CLOCKS	64	/* CPUs probed per job */
+
+struct shm_hdr {
+	int			stop;
+	int			gate;
+	int			nready;
+	int			nwin_done;
+	int			failed;
+	char			reason[PB_ERR_MAX];
+	struct pb_evlist	evl;
+	/* the metric's windows, for the noisy-neighbour check */
+	struct pb_cpustat	cs_before[PB_MAX_CLOCKS], cs_after[PB_MAX_CLOCKS];
+	double			cs_t0, cs_t1;
+	int			cs_ok;
+	int			others_ok;
+	struct pb_others_delta	others;
+	struct pb_probe		after[PB_MAX_CLOCKS];	/* roles stopped, counters open */
+	double			win_expect_s;	/* one window, once the warm-up says */
+	int			windows_begun;
+	int			has_peer;
+	struct pb_peer_info	peer;
+	uint64_t		peer_ops;
+};
+
+struct shm_task {
+	struct pb_task	t;
+	pid_t		tid;
+	int		failed;
+	int		done;
+	char		err[PB_ERR_MAX];
+};
+
+struct shm_win {
+	double		elapsed;
+	uint64_t	ops;
+	uint64_t	aux[PB_MAX_AUX];
+	uint64_t	busy_ns;	/* primary role: time owned by completed ops */
+	int		pass;
+};
+
+struct layout {
+	size_t	tasks, slots, wins, task_ops, counts, hist, size;
+};
+
+/* Everything the job process needs; copied into it by fork. */
+struct job_ctx {
+	const struct pb_topo	*topo;
+	const struct pb_job	*job;
+	const struct pb_bench	*bench;
+	int			nr_tasks;
+	int			nr_groups;
+	int			nr_wins;	/* repeats x passes */
+	bool			timing_pass;	/* counter-free windows for the metric first */
+	int			*group_cpu;	/* counters=cpu: the CPU of each group */
+	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
+	int			nr_clocks;
+	struct layout		lay;
+	char			*shm;
+	struct pb_setup_ctx	setup;
+	char			setup_err[PB_ERR_MAX];
+	const char		*peer_addr;	/* peer=, or NULL: both roles here */
+	int			peer_cpu;
+	double			limit_s;	/* the watchdog */
+	struct pb_peer		peer;		/* the control connection (job process) */
+};
+
+#define ALIGN64(x)	(((x) + 63) & ~(size_t)63)
+
+static void layout_compute(struct job_ctx *x, bool latency)
+{
+	struct layout *l = &x->lay;
+	size_t off = ALIGN64(sizeof(struct shm_hdr));
+
+	l->tasks = off;
+	off = ALIGN64(off + x->nr_tasks * sizeof(struct shm_task));
+	l->slots = off;
+	off = ALIGN64(off + x->nr_tasks * sizeof(struct pb_slot));
+	l->wins = off;
+	off = ALIGN64(off + x->nr_wins * sizeof(struct shm_win));
+	l->task_ops = off;
+	off = ALIGN64(off + (size_t)x->nr_wins * x->nr_tasks * sizeof(uint64_t));
+	l->counts = off;
+	off = ALIGN64(off + (size_t)x->nr_wins * x->nr_groups *
+		      PB_MAX_EVENTS * sizeof(struct pb_count));
+	l->hist = off;
+	if (latency)
+		off = ALIGN64(off + (size_t)x->nr_tasks * x->nr_wins *
+			      sizeof(struct pb_hist));
+	l->size = off;
+}
+
+static struct shm_hdr *HDR(const struct job_ctx *x)
+{
+	return (struct shm_hdr *)x->shm;
+}
+
+static struct shm_task *TASK(const struct job_ctx *x, int i)
+{
+	return (struct shm_task *)(x->shm + x->lay.tasks) + i;
+}
+
+static struct pb_slot *SLOT(const struct job_ctx *x, int i)
+{
+	return (struct pb_slot *)(x->shm + x->lay.slots) + i;
+}
+
+static struct shm_win *WIN(const struct job_ctx *x, int w)
+{
+	return (struct shm_win *)(x->shm + x->lay.wins) + w;
+}
+
+static uint64_t *TASK_OPS(const struct job_ctx *x, int w)
+{
+	return (uint64_t *)(x->shm + x->lay.task_ops) + (size_t)w * x->nr_tasks;
+}
+
+static struct pb_count *COUNTS(const struct job_ctx *x, int w, int g)
+{
+	return (struct pb_count *)(x->shm + x->lay.counts) +
+	       ((size_t)w * x->nr_groups + g) * PB_MAX_EVENTS;
+}
+
+static struct pb_hist *HIST(const struct job_ctx *x, int task, int w)
+{
+	return (struct pb_hist *)(x->shm + x->lay.hist) +
+	       (size_t)task * x->nr_wins + w;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	if (s <= 0)
+		return;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static long futex(int *uaddr, int op, int val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;	/* interrupts blocking calls; roles then see the stop flag */
+}
+
+/* ---------------------------------------------------------------- roles */
+
+struct role_arg {
+	struct job_ctx	*x;
+	int		i;
+	pthread_t	thread;
+	pid_t		pid;
+};
+
+/* The role's reason, in shared memory for the job process to say. */
+static void __attribute__((format(printf, 3, 4)))
+role_fail(struct job_ctx *x, int i, const char *fmt, ...)
+{
+	struct shm_task *st = TASK(x, i);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof(st->err), fmt, ap);
+	va_end(ap);
+	st->failed = 1;
+}
+
+static void gate_wait(struct job_ctx *x)
+{
+	struct shm_hdr *h = HDR(x);
+
+	while (!__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) &&
+	       !__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
+		futex(&h->gate, FUTEX_WAIT, 0);
+}
+
+static void role_run(struct job_ctx *x, int i)
+{
+	struct shm_task *st = TASK(x, i);
+	struct shm_hdr *h = HDR(x);
+	struct pb_hist *hist[x->nr_wins > 0 ? x->nr_wins : 1];
+	struct pb_role_ctx c = {
+		.role = st->t.role, .instance = st->t.instance,
+		.nr_instances = x->job->nr_instances, .cpu = st->t.planned,
+		.opts = x->job->opts, .shared = x->setup.shared,
+		.slot = SLOT(x, i), .stopflag = &h->stop,
+		.nr_windows = x->nr_wins, .err = st->err,
+	};
+	int rc;
+
+	st->tid = (pid_t)syscall(SYS_gettid);
+	if (x->bench->latency) {
+		for (int w = 0; w < x->nr_wins; w++)
+			hist[w] = HIST(x, i, w);
+		c.hist = hist;
+	}
+	rc = pb_topo_bind_thread(x->topo, st->t.planned);
+	st->t.seen[0] = sched_getcpu();
+	if (rc)
+		role_fail(x, i, "cannot pin to CPU %d: %s (%s)", st->t.planned,
+			  strerror(-rc), strerrorname_np(-rc) ? strerrorname_np(-rc) : "?");
+	else if (st->t.seen[0] != st->t.planned)
+		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
+			  st->t.planned, st->t.seen[0]);
+	else if (x->bench->init && x->bench->init(&c))
+		st->failed = 1;
+	__atomic_fetch_add(&h->nready, 1, __ATOMIC_RELEASE);
+	if (st->failed)
+		goto out;
+	gate_wait(x);
+	if (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED) && x->bench->loop(&c))
+		st->failed = 1;
+	st->t.seen[1] = sched_getcpu();
+	if (x->bench->fini)
+		x->bench->fini(&c);
+out:
+	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+}
+
+static void *role_thread(void *arg)
+{
+	struct role_arg *ra = arg;
+
+	role_run(ra->x, ra->i);
+	return NULL;
+}
+
+static int spawn_roles(struct job_ctx *x, struct role_arg *ra)
+{
+	for (int i = 0; i < x->nr_tasks; i++) {
+		ra[i].x = x;
+		ra[i].i = i;
+		ra[i].pid = -1;
+		if (x->job->threads) {
+			int e = pthread_create(&ra[i].thread, NULL, role_thread, &ra[i]);
+
+			if (e)
+				return -e;
+			continue;
+		}
+		ra[i].pid = fork();
+		if (ra[i].pid < 0)
+			return -errno;
+		if (ra[i].pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			role_run(x, i);
+			_exit(0);
+		}
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- job process */
+
+static void __attribute__((format(printf, 2, 3)))
+job_fail(struct job_ctx *x, const char *fmt, ...)
+{
+	struct shm_hdr *h = HDR(x);
+	va_list ap;
+
+	if (h->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(h->reason, sizeof(h->reason), fmt, ap);
+	va_end(ap);
+	h->failed = 1;
+}
+
+static void task_name(const struct job_ctx *x, int i, char *buf, size_t len)
+{
+	const struct pb_task *t = &TASK(x, i)->t;
+
+	snprintf(buf, len, "%s/%d", x->bench->roles[t->role], t->instance);
+}
+
+/* A role that failed or died: mark the job failed.  True when one did. */
+static bool roles_failed(struct job_ctx *x, struct role_arg *ra)
+{
+	char who[64], why[PB_ERR_MAX];
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct shm_task *st = TASK(x, i);
+		int status;
+
+		task_name(x, i, who, sizeof(who));
+		if (st->failed) {
+			job_fail(x, "role %s: %s", who, st->err[0] ? st->err : "failed");
+			return true;
+		}
+		if (ra[i].pid > 0 && !st->done &&
+		    waitpid(ra[i].pid, &status, WNOHANG) == ra[i].pid) {
+			ra[i].pid = -1;
+			if (WIFSIGNALED(status))
+				snprintf(why, sizeof(why), "killed by signal %d (%s)",
+					 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			else
+				snprintf(why, sizeof(why), "exited with status %d",
+					 WEXITSTATUS(status));
+			job_fail(x, "role %s %s", who, why);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A CPU set as a list: "0-3,8". */
+static void cpuset_text(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && n < len; c++) {
+		int e = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		n += snprintf(buf + n, len - n, e > c ? "%s%d-%d" : "%s%d", n ? "," : "",
+			      c, e);
+		c = e;
+	}
+}
+
+/*
+ * A role's CPU taken away mid-run: when its CPU goes offline, or leaves
+ * the cpuset, the kernel lets the role run on other CPUs, and its windows
+ * then mix CPUs.  Its affinity is no longer its CPU alone: fail the job,
+ * naming the CPU.  True when it did.
+ */
+static bool pin_lost(struct job_ctx *x)
+{
+	char who[64], now[128];
+	cpu_set_t set;
+	long online;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct shm_task *st = TASK(x, i);
+		int cpu = st->t.planned;
+
+		if (st->tid <= 0 || __atomic_load_n(&st->done, __ATOMIC_ACQUIRE) ||
+		    cpu < 0 || cpu >= CPU_SETSIZE ||
+		    sched_getaffinity(st->tid, sizeof(set), &set))
+			continue;	/* gone: roles_failed() says so */
+		if (CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set))
+			continue;
+		task_name(x, i, who, sizeof(who));
+		cpuset_text(&set, now, sizeof(now));
+		job_fail(x, "role %s: CPU %d was taken away mid-run (%s): the role may now "
+			 "run on CPU%s %s", who, cpu,
+			 !pb_sys_read_long(&online, "/sys/devices/system/cpu/cpu%d/online", cpu) &&
+			 !online ? "it went offline" :
+			 "it left the cpuset, or the affinity was changed",
+			 CPU_COUNT(&set) > 1 ? "s" : "", now);
+		return true;
+	}
+	return false;
+}
+
+static bool wait_ready(struct job_ctx *x, struct role_arg *ra)
+{
+	double deadline = now_s() + 30;
+
+	while (__atomic_load_n(&HDR(x)->nready, __ATOMIC_ACQUIRE) < x->nr_tasks) {
+		if (roles_failed(x, ra))
+			return false;
+		if (now_s() > deadline) {
+			job_fail(x, "roles not ready after 30 s");
+			return false;
+		}
+		sleep_s(0.001);
+	}
+	return !roles_failed(x, ra);
+}
+
+static uint64_t primary_ops(const struct job_ctx *x)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int role = TASK(x, i)->t.role;
+
+		if (x->bench->primary_role < 0 || role == x->bench->primary_role)
+			sum += __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+	}
+	return sum;
+}
+
+static bool is_primary(const struct job_ctx *x, int i)
+{
+	return x->bench->primary_role < 0 || TASK(x, i)->t.role == x->bench->primary_role;
+}
+
+/* Per task ops; aux summed over the tasks, busy time over the primary role's. */
+static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux,
+		       uint64_t *busy)
+{
+	memset(aux, 0, PB_MAX_AUX * sizeof(*aux));
+	*busy = 0;
+	for (int i = 0; i < x->nr_tasks; i++) {
+		ops[i] = __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+		for (int k = 0; k < PB_MAX_AUX; k++)
+			aux[k] += __atomic_load_n(&SLOT(x, i)->aux[k], __ATOMIC_RELAXED);
+		if (is_primary(x, i))
+			*busy += __atomic_load_n(&SLOT(x, i)->busy_ns, __ATOMIC_RELAXED);
+	}
+}
+
+static void set_window(struct job_ctx *x, int w)
+{
+	for (int i = 0; i < x->nr_tasks; i++)
+		__atomic_store_n(&SLOT(x, i)->window, w, __ATOMIC_RELAXED);
+}
+
+static void read_groups(struct job_ctx *x, struct pb_group **g, struct pb_count *out)
+{
+	struct pb_evlist *l = &HDR(x)->evl;
+
+	for (int k = 0; k < x->nr_groups; k++) {
+		struct pb_count *c = out + (size_t)k * PB_MAX_EVENTS;
+
+		if (!g[k] || pb_group_read(g[k], c) < 0)
+			for (int e = 0; e < l->nr; e++)
+				c[e] = (struct pb_count){ .status = PB_CNT_NOT_COUNTED };
+	}
+}
+
+/*
+ * Sleep s seconds.  With peer=, watch the control connection meanwhile:
+ * the server says nothing until STOP, so its session ending (the process
+ * died) or an ERROR fails the job at once, not after the windows left.
+ * 0, or -1 with the job failed: what happened, then "during" what.
+ */
+static int __attribute__((format(printf, 3, 4)))
+nap(struct job_ctx *x, double s, const char *during, ...)
+{
+	char err[PB_ERR_MAX], when[64];
+	va_list ap;
+
+	if (x->peer.fd < 0) {
+		sleep_s(s);
+		return 0;
+	}
+	if (!pb_peer_watch(&x->peer, s, err, sizeof(err)))
+		return 0;
+	va_start(ap, during);
+	vsnprintf(when, sizeof(when), during, ap);
+	va_end(ap);
+	job_fail(x, "%s during %s", err, when);
+	return -1;
+}
+
+/*
+ * Wait out one window (repeat r of the pass): duration seconds, or until
+ * loops ops.  -1 when the job failed meanwhile.
+ */
+static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
+		       double rate, int pass, int r)
+{
+	const struct pb_job *j = x->job;
+	double t0 = now_s();
+	char in[32] = "";
+
+	if (pass >= 0)
+		snprintf(in, sizeof(in), " of counter pass %d", pass + 1);
+	if (!j->loops)
+		return nap(x, j->duration, "repeat %d%s", r + 1, in);
+	if (rate > 0 && nap(x, 0.9 * j->loops / rate, "repeat %d%s", r + 1, in))
+		return -1;
+	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !HDR(x)->failed) {
+		if (now_s() - t0 > 1 && roles_failed(x, ra))
+			return -1;
+		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
+			return -1;
+	}
+	return HDR(x)->failed ? -1 : 0;
+}
+
+static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
+		       int w0, double rate, struct pb_group **g)
+{
+	struct pb_count *start = calloc((size_t)x->nr_groups * PB_MAX_EVENTS,
+					sizeof(*start));
+	uint64_t *ops0 = calloc(x->nr_tasks, sizeof(*ops0));
+	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX], busy0, busy1;
+	int nev = HDR(x)->evl.nr, rc = -1;
+
+	if (!start || !ops0)
+		goto out;
+	for (int r = 0; r < x->job->repeats; r++) {
+		int w = w0 + r;
+		struct shm_win *win = WIN(x, w);
+		double t0, t1;
+
+		read_groups(x, g, start);
+		sample_ops(x, ops0, aux0, &busy0);
+		uint64_t p0 = primary_ops(x);
+
+		t0 = now_s();
+		set_window(x, w);
+		if (window_wait(x, ra, p0, rate, pass, r))
+			goto out;	/* the window in flight is not kept */
+		t1 = now_s();
+		sample_ops(x, TASK_OPS(x, w), aux1, &busy1);
+		win->ops = primary_ops(x) - p0;
+		read_groups(x, g, COUNTS(x, w, 0));
+		set_window(x, -1);
+		win->elapsed = t1 - t0;
+		win->pass = pass;
+		win->busy_ns = busy1 - busy0;
+		for (int k = 0; k < PB_MAX_AUX; k++)
+			win->aux[k] = aux1[k] - aux0[k];
+		for (int i = 0; i < x->nr_tasks; i++)
+			TASK_OPS(x, w)[i] -= ops0[i];
+		for (int k = 0; k < x->nr_groups; k++)
+			pb_count_delta(start + (size_t)k * PB_MAX_EVENTS,
+				       COUNTS(x, w, k), COUNTS(x, w, k), nev);
+		if (roles_failed(x, ra) || pin_lost(x))
+			goto out;
+		__atomic_store_n(&HDR(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
+	}
+	rc = 0;
+out:
+	free(start);
+	free(ops0);
+	return rc;
+}
+
+static void open_groups(struct job_ctx *x, struct role_arg *ra, int pass,
+			struct pb_group **g)
+{
+	char err[PB_ERR_MAX];
+	bool cpu = x->job->counters_cpu;
+
+	for (int k = 0; k < x->nr_groups; k++) {
+		pid_t pid = cpu ? -1 : (ra[k].pid > 0 ? ra[k].pid : TASK(x, k)->tid);
+
+		g[k] = pb_group_open(&HDR(x)->evl, pass, pid,
+				     cpu ? x->group_cpu[k] : -1, !cpu, err, sizeof(err));
+	}
+}
+
+static void close_groups(struct job_ctx *x, struct pb_group **g)
+{
+	for (int k = 0; k < x->nr_groups; k++) {
+		if (g[k])
+			pb_group_close(g[k]);
+		g[k] = NULL;
+	}
+}
+
+/* Ask every role to stop, interrupting blocking calls, then reap them. */
+static void stop_roles(struct job_ctx *x, struct role_arg *ra)
+{
+	struct shm_hdr *h = HDR(x);
+	double deadline = now_s() + 5;
+	bool all;
+
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
+	futex(&h->gate, FUTEX_WAKE, INT_MAX);
+	do {
+		all = true;
+		for (int i = 0; i < x->nr_tasks; i++) {
+			struct shm_task *st = TASK(x, i);
+
+			if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
+				continue;
+			if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
+				ra[i].pid = -1;
+				continue;
+			}
+			all = false;
+			syscall(SYS_tgkill, x->job->threads ? getpid() : st->tid,
+				st->tid, SIGUSR1);
+		}
+		if (!all)
+			sleep_s(0.002);
+	} while (!all && now_s() < deadline);
+	if (!all) {
+		job_fail(x, "a role did not stop within 5 s of the end of the run");
+		_exit(1);	/* the main process kills the rest of the group */
+	}
+	for (int i = 0; i < x->nr_tasks; i++) {
+		if (x->job->threads)
+			pthread_join(ra[i].thread, NULL);
+		else if (ra[i].pid > 0)
+			waitpid(ra[i].pid, NULL, 0);
+	}
+}
+
+static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
+{
+	char err[128];
+
+	for (int i = 0; i < x->nr_clocks; i++)
+		if (pb_probe_cpu(x->clock_cpu[i], &p[i], err, sizeof(err)))
+			p[i].mhz = 0;
+}
+
+/* peer=: HELLO/READY with the server, then client sockets to its data ports. */
+static int peer_setup(struct job_ctx *x)
+{
+	const struct pb_job *j = x->job;
+	struct pb_peer_ctx pc;
+
+	if (pb_peer_open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
+			 x->peer_cpu, x->limit_s, x->setup_err, sizeof(x->setup_err)))
+		return -1;
+	HDR(x)->peer = x->peer.info;
+	HDR(x)->has_peer = 1;
+	pc = (struct pb_peer_ctx){ .opts = j->opts, .nr_instances = j->nr_instances,
+		.addr = (struct sockaddr *)&x->peer.addr, .alen = x->peer.alen,
+		.ports = x->peer.ports, .timeout_ms = 10000, .err = x->setup_err };
+	if (x->bench->peer_connect(&pc)) {
+		char e[PB_ERR_MAX];
+		uint64_t ops;
+
+		pb_peer_close(&x->peer, &ops, e, sizeof(e));
+		return -1;
+	}
+	x->setup.shared = pc.shared;
+	return 0;
+}
+
+/* The roles have stopped: STOP, the server's BYE (its roles' failure fails the job). */
+static void peer_finish(struct job_ctx *x)
+{
+	char err[PB_ERR_MAX];
+
+	if (pb_peer_close(&x->peer, &HDR(x)->peer_ops, err, sizeof(err)))
+		job_fail(x, "%s", err);
+}
+
+/*
+ * The span of the metric's windows: /proc/stat (steal, throttling) and
+ * every other task's run time, before and after.  Ours are the job
+ * process (and role threads), its roles' processes and the main process.
+ */
+struct span {
+	struct pb_others	others;
+	pid_t			*ours;	/* [nr_tasks + 2] */
+	int			nours;
+};
+
+static void span_begin(struct job_ctx *x, const struct role_arg *ra, struct span *sp)
+{
+	struct shm_hdr *h = HDR(x);
+
+	sp->nours = 0;
+	sp->ours = calloc(x->nr_tasks + 2, sizeof(*sp->ours));
+	if (sp->ours) {
+		sp->ours[sp->nours++] = getpid();
+		sp->ours[sp->nours++] = getppid();
+		for (int i = 0; i < x->nr_tasks; i++)
+			if (ra[i].pid > 0)
+				sp->ours[sp->nours++] = ra[i].pid;
+	}
+	h->others_ok = sp->ours &&
+		       !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours, sp->nours,
+					   &sp->others);
+	h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_before);
+	h->cs_t0 = now_s();
+}
+
+static void span_end(struct job_ctx *x, struct span *sp)
+{
+	struct shm_hdr *h = HDR(x);
+	struct pb_others after = { 0 };
+
+	h->cs_t1 = now_s();
+	if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
+		h->cs_ok = 0;
+	if (h->others_ok && !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours,
+						sp->nours, &after))
+		pb_others_diff(&sp->others, &after, (h->cs_t1 - h->cs_t0) * 1e9, &h->others);
+	else
+		h->others_ok = 0;
+	pb_others_free(&after);
+	pb_others_free(&sp->others);
+	free(sp->ours);
+	sp->ours = NULL;
+}
+
+static void job_process(struct job_ctx *x)
+{
+	const struct pb_job *j = x->job;
+	struct shm_hdr *h = HDR(x);
+	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
+	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
+	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
+	struct span sp = { 0 };
+	int e, w = 0;
+	double rate = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	if (!ra || !g) {
+		job_fail(x, "out of memory");
+		_exit(1);
+	}
+	x->setup = (struct pb_setup_ctx){ .opts = j->opts,
+		.nr_instances = j->nr_instances, .threads = j->threads,
+		.err = x->setup_err };
+	if (x->peer_addr) {
+		if (peer_setup(x)) {
+			job_fail(x, "%s", x->setup_err);
+			_exit(1);
+		}
+	} else if (x->bench->setup && x->bench->setup(&x->setup)) {
+		job_fail(x, "setup: %s", x->setup_err);
+		_exit(1);
+	}
+	e = spawn_roles(x, ra);
+	if (e) {
+		job_fail(x, "cannot start a role: %s", strerror(-e));
+		stop_roles(x, ra);
+		_exit(1);
+	}
+	if (!wait_ready(x, ra))
+		goto stop;
+	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
+	futex(&h->gate, FUTEX_WAKE, INT_MAX);
+	if (j->warmup > 0) {
+		uint64_t o0 = primary_ops(x);
+		double t0 = now_s();
+
+		if (nap(x, j->warmup, "the warm-up"))
+			goto stop;
+		rate = (primary_ops(x) - o0) / (now_s() - t0);
+	}
+	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;
+	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
+	if (x->timing_pass) {	/* the metric's windows, with no counter open */
+		span_begin(x, ra, &sp);
+		e = run_windows(x, ra, -1, w, rate, g);
+		span_end(x, &sp);
+		if (e)
+			goto windows_done;
+		w += j->repeats;
+	}
+	for (int pass = 0; h->evl.nr && pass < h->evl.nr_passes; pass++) {
+		if (w + j->repeats > x->nr_wins)
+			break;	/* more passes than planned: the rest stays unmeasured */
+		open_groups(x, ra, pass, g);
+		if (!x->timing_pass && !pass)	/* counting=inline: pass 0 is the metric */
+			span_begin(x, ra, &sp);
+		e = run_windows(x, ra, pass, w, rate, g);
+		if (!x->timing_pass && !pass)
+			span_end(x, &sp);
+		if (e)
+			break;
+		w += j->repeats;
+		if (pass + 1 < h->evl.nr_passes)
+			close_groups(x, g);
+	}
+windows_done:
+	stop_roles(x, ra);
+	probe_clocks(x, h->after);	/* the roles are gone, the counters still open */
+	close_groups(x, g);
+	goto out;
+stop:
+	stop_roles(x, ra);
+out:
+	if (x->peer.fd >= 0)
+		peer_finish(x);
+	if (x->bench->teardown)
+		x->bench->teardown(&x->setup);
+	free(g);
+	free(ra);
+	_exit(h->failed ? 1 : 0);
+}
+
+/* ------------------------------------------------------- main process */
+
+static void fill_tasks(struct job_ctx *x, const int *cpus)
+{
+	const struct pb_bench *b = x->bench;
+	int n = x->job->nr_instances;
+
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct pb_task *t = &TASK(x, i)->t;
+
+		/* pairs: cpus are (first, second) per pair; tasks in role order */
+		if (x->peer_addr) {	/* clients only, one CPU each */
+			t->role = 0;
+			t->instance = i;
+			t->planned = cpus[i];
+		} else if (b->shape == PB_SHAPE_PAIR) {
+			t->role = i / n;
+			t->instance = i % n;
+			t->planned = x->job->cpus ? cpus[i] : cpus[2 * t->instance + t->role];
+		} else {
+			t->role = 0;
+			t->instance = i;
+			t->planned = cpus[i];
+		}
+		t->seen[0] = t->seen[1] = -1;
+	}
+}
+
+static double expected_s(const struct pb_job *j, int passes)
+{
+	double per = j->loops ? 30 : j->duration;
+
+	return j->warmup + passes * j->repeats * per + 1;
+}
+
+/*
+ * How long the job may go without progress before the watchdog stops it:
+ * timeout= when given (for the whole job); else 3 x what the phase should
+ * take + 10 s: setting up and warming up, each window (duration, or loops
+ * at the warm-up's rate), stopping; a little more per task for many tasks.
+ */
+static double watchdog_limit(const struct job_ctx *x, int begun, int done)
+{
+	const struct pb_job *j = x->job;
+	double per_task = 0.05 * x->nr_tasks, w = HDR(x)->win_expect_s;
+
+	if (j->timeout > 0)
+		return x->limit_s;
+	if (!begun)
+		return 3 * j->warmup + 10 + per_task;
+	if (done >= x->nr_wins)
+		return 10 + per_task;
+	return 3 * (w > 0 ? w : 30) + 10;
+}
+
+static void progress(const struct pb_job *j, const char *pl, int done, int total)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(2);
+	if (tty)
+		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d",
+			pb_progress_job, pb_progress_jobs, j->name, pl,
+			done < total ? done + 1 : total, total);
+}
+
+static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
+		      struct pb_result *r)
+{
+	const struct pb_job *j = x->job;
+	double limit = x->limit_s, t0 = now_s(), mark = t0;
+	int status = 0, last = -1, begun = 0;
+
+	for (;;) {
+		pid_t p = waitpid(pid, &status, WNOHANG);
+		int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+		int b = __atomic_load_n(&HDR(x)->windows_begun, __ATOMIC_ACQUIRE);
+
+		if (p == pid)
+			break;
+		if (!quiet && done != last)
+			progress(j, pl, done, x->nr_wins);
+		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
+			mark = now_s();
+			limit = watchdog_limit(x, b, done);
+		}
+		last = done;
+		begun = b;
+		if (pb_interrupted || now_s() - mark > limit) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			snprintf(r->reason, sizeof(r->reason), pb_interrupted ?
+				 "interrupted" : "watchdog: no progress for %g s (%s)", limit,
+				 !begun ? "setting up and warming up" : last < x->nr_wins ?
+				 "in a measurement window" : "stopping");
+			r->status = pb_interrupted ? PB_INTERRUPTED : PB_FAILED;
+			break;
+		}
+		sleep_s(0.05);
+	}
+	kill(-pid, SIGKILL);	/* anything left in the job's group */
+	if (!quiet && isatty(2))
+		fprintf(stderr, "\r\033[K");
+	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
+		return;
+	if (HDR(x)->failed) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "%s", HDR(x)->reason);
+	} else if (WIFSIGNALED(status)) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "job process killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	} else if (WEXITSTATUS(status)) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "job process exited with status %d",
+			 WEXITSTATUS(status));
+	}
+}
+
+/*
+ * A window with datagrams lost: the time the primary role's instances
+ * spent waiting for replies that never came, on average per instance.
+ * Each completed op owns the time since the previous attempt ended
+ * (busy_ns); what no op owns is the wait.  0 when nothing was lost.
+ */
+static double lost_wait(const struct job_ctx *x, const struct shm_win *win)
+{
+	int k = pb_bench_lost_aux(x->bench), np = 0;
+	double busy;
+
+	if (k < 0 || !win->aux[k] || !win->ops)
+		return 0;
+	for (int i = 0; i < x->nr_tasks; i++)
+		np += is_primary(x, i);
+	busy = win->busy_ns / 1e9 / (np ? np : 1);
+	return busy < win->elapsed ? win->elapsed - busy : 0;
+}
+
+static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
+{
+	struct pb_rep *rep = &r->reps[r->nr_reps++];
+	struct shm_win *win = WIN(x, w);
+	size_t nc = (size_t)x->nr_groups * r->evl.nr;
+
+	rep->ops = win->ops;
+	rep->elapsed_s = win->elapsed;
+	rep->pass = win->pass;
+	rep->in_summary = !x->timing_pass || win->pass < 0;
+	memcpy(rep->aux, win->aux, sizeof(rep->aux));
+	rep->wait_s = lost_wait(x, win);
+	rep->stall = !win->ops;
+	rep->value = rep->stall ? NAN :
+		     x->bench->value(x->job->opts, win->ops, win->elapsed - rep->wait_s,
+				     x->job->nr_instances);
+	rep->task_ops = calloc(x->nr_tasks, sizeof(uint64_t));
+	rep->counts = calloc(nc ? nc : 1, sizeof(struct pb_count));
+	if (rep->task_ops)
+		memcpy(rep->task_ops, TASK_OPS(x, w), x->nr_tasks * sizeof(uint64_t));
+	for (int k = 0; rep->counts && k < x->nr_groups; k++)
+		memcpy(rep->counts + (size_t)k * r->evl.nr, COUNTS(x, w, k),
+		       r->evl.nr * sizeof(struct pb_count));
+	if (!x->bench->latency)
+		return;
+	rep->lat = malloc(sizeof(*rep->lat));
+	if (!rep->lat)
+		return;
+	pb_hist_init(rep->lat);
+	for (int i = 0; i < x->nr_tasks; i++)
+		if (is_primary(x, i))
+			pb_hist_merge(rep->lat, HIST(x, i, w));
+}
+
+/*
+ * An ok job whose metric windows all stalled has no figure: failed, saying
+ * whether every datagram was lost.
+ */
+static void all_stalled(struct pb_result *r)
+{
+	uint64_t lost = 0, ops = 0;
+	int n = 0;
+
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary) {
+			n++;
+			ops += r->reps[i].ops;
+		}
+	if (r->status != PB_OK || !n || ops)
+		return;
+	r->status = PB_FAILED;
+	if (pb_result_loss(r, -1, &lost, &ops) && lost)
+		snprintf(r->reason, sizeof(r->reason), "every datagram was lost (%llu, "
+			 "no round trip completed in %d window%s)", (unsigned long long)lost,
+			 n, n > 1 ? "s" : "");
+	else
+		snprintf(r->reason, sizeof(r->reason), "every window stalled: no operation "
+			 "completed in %d window%s", n, n > 1 ? "s" : "");
+}
+
+static void collect(struct job_ctx *x, struct pb_result *r)
+{
+	int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+	double *v;
+
+	r->evl = HDR(x)->evl;
+	r->nr_tasks = x->nr_tasks;
+	r->tasks = calloc(x->nr_tasks, sizeof(*r->tasks));
+	r->reps = calloc(x->nr_wins, sizeof(*r->reps));
+	r->nr_groups = x->nr_groups;
+	r->group_names = calloc(x->nr_groups, sizeof(*r->group_names));
+	if (!r->tasks || !r->reps || !r->group_names) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return;
+	}
+	for (int i = 0; i < x->nr_tasks; i++)
+		r->tasks[i] = TASK(x, i)->t;
+	r->has_peer = HDR(x)->has_peer;
+	r->peer = HDR(x)->peer;
+	r->peer_ops = HDR(x)->peer_ops;
+	for (int k = 0; k < x->nr_groups; k++) {
+		if (x->job->counters_cpu)
+			snprintf(r->group_names[k], 32, "cpu%d", x->group_cpu[k]);
+		else
+			snprintf(r->group_names[k], 32, "%s/%d",
+				 x->bench->roles[r->tasks[k].role], r->tasks[k].instance);
+	}
+	for (int w = 0; w < done && w < x->nr_wins; w++)
+		collect_rep(x, w, r);
+	if (!r->nr_reps)
+		return;
+	v = calloc(r->nr_reps, sizeof(*v));
+	if (!v)
+		return;
+	int n = 0;
+
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary && !r->reps[i].stall)
+			v[n++] = r->reps[i].value;
+	if (n)
+		pb_summarize(v, n, r->metric.rate, &r->summary);
+	free(v);
+	all_stalled(r);
+}
+
+double pb_loss_rate(uint64_t lost, uint64_t ops)
+{
+	return lost + ops ? (double)lost / (double)(lost + ops) : NAN;
+}
+
+bool pb_result_loss(const struct pb_result *r, int rep, uint64_t *lost, uint64_t *ops)
+{
+	int k = pb_bench_lost_aux(r->job->bench);
+
+	*lost = *ops = 0;
+	if (k < 0)
+		return false;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (rep < 0 ? r->reps[i].in_summary : i == rep) {
+			*lost += r->reps[i].aux[k];
+			*ops += r->reps[i].ops;
+		}
+	return true;
+}
+
+/* Passes may grow when the kernel refuses a group: room for one more per hw event. */
+static int max_passes(const struct pb_evlist *l)
+{
+	int hw = 0;
+
+	for (int e = 0; e < l->nr; e++)
+		hw += l->ev[e].hw && !l->ev[e].status;
+	return (l->nr_passes > 0 ? l->nr_passes : 1) + (hw > 1 ? hw - 1 : 0);
+}
+
+static void distinct_cpus(struct job_ctx *x, const int *cpus)
+{
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int k;
+
+		for (k = 0; k < x->nr_clocks; k++)
+			if (x->clock_cpu[k] == cpus[i])
+				break;
+		if (k == x->nr_clocks && x->nr_clocks < PB_MAX_CLOCKS)
+			x->clock_cpu[x->nr_clocks++] = cpus[i];
+	}
+}
+
+int pb_result_counts(const struct pb_result *r, int g, int rep,
+		     struct pb_count *acc, double *ops)
+{
+	int n = 0;
+
+	pb_counts_zero(&r->evl, acc);
+	*ops = 0;
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (p->pass < 0 || (rep >= 0 && i != rep) || !p->counts)
+			continue;
+		for (int k = 0; k < r->nr_groups; k++)
+			if (g < 0 || k == g)
+				pb_counts_add(&r->evl, acc, p->counts + (size_t)k * r->evl.nr);
+		*ops += p->ops;
+		n++;
+	}
+	return n;
+}
+
+int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
+			double *metric_rate)
+{
+	double po = 0, pt = 0, mo = 0, mt = 0;
+
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (p->in_summary && p->pass < 0) {
+			mo += p->ops;
+			mt += p->elapsed_s;
+		} else if (p->pass == pass) {
+			po += p->ops;
+			pt += p->elapsed_s;
+		}
+	}
+	if (pt <= 0 || mt <= 0 || po <= 0 || mo <= 0)
+		return -1;
+	*pass_rate = po / pt;
+	*metric_rate = mo / mt;
+	return 0;
+}
+
+void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
+		       struct pb_figures *f)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	double ops;
+
+	f->nr = 0;
+	if (pb_result_counts(r, g, rep, acc, &ops))
+		pb_derive(&r->evl, acc, ops, nominal_mhz, f);
+}
+
+static double count_of(const struct pb_evlist *l, const struct pb_count *c,
+		       const char *name)
+{
+	for (int e = 0; e < l->nr; e++)
+		if (!strcmp(l->ev[e].name, name) && c[e].status == PB_CNT_OK)
+			return pb_count_scaled(&c[e]);
+	return 0;
+}
+
+/* Time-shared counters per group, and the counters' clock against the probe. */
+static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	struct pb_clock_fig fig = { .cpu = -1, .nominal_mhz = nom ? nom->mhz : 0 };
+	double ops, probe = 0;
+	int np = 0;
+
+	for (int k = 0; k < r->nr_groups; k++)
+		if (pb_result_counts(r, k, -1, acc, &ops))
+			pb_counts_check(&r->evl, acc, r->group_names[k], &r->anomalies);
+	if (!pb_result_counts(r, -1, -1, acc, &ops))
+		return;
+	fig.cycles = count_of(&r->evl, acc, "cycles");
+	fig.ref_cycles = count_of(&r->evl, acc, "ref-cycles");
+	fig.task_ns = count_of(&r->evl, acc, "task-clock");
+	for (int i = 0; i < r->nr_clocks; i++)
+		if (r->clocks[i].after.mhz > 0 && !r->clocks[i].after.disturbed) {
+			probe += r->clocks[i].after.mhz;
+			np++;
+		}
+	fig.probe_mhz = np ? probe / np : 0;
+	if (fig.cycles > 0)
+		pb_check_clock(&fig, &r->anomalies, NULL);
+}
+
+/* Datagrams the workload counted as lost (aux "lost"), over the metric's windows. */
+static void lost_check(const struct pb_bench *b, struct pb_result *r)
+{
+	uint64_t lost = 0, ops = 0;
+	int k;
+
+	for (k = 0; k < PB_MAX_AUX; k++)
+		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
+			break;
+	if (k == PB_MAX_AUX)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary) {
+			lost += r->reps[i].aux[k];
+			ops += r->reps[i].ops;
+		}
+	if (lost)
+		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
+			"the metric covers completed round trips only, without the waits for lost replies",
+			"%llu datagrams lost against %llu round trips",
+			(unsigned long long)lost, (unsigned long long)ops);
+}
+
+static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
+		       struct pb_result *r)
+{
+	const struct shm_hdr *h = HDR(x);
+	struct pb_anomalies *a = &r->anomalies;
+
+	for (int i = 0; i < r->nr_clocks; i++) {
+		struct pb_clock_obs *c = &r->clocks[i];
+
+		c->after = h->after[i];
+		if (pb_clock_suspect(c, nom))
+			pb_probe_confirm(c->cpu, &c->confirm);
+		pb_judge_clock(c, nom, a);
+	}
+	r->other_frac = -1;
+	if (h->cs_ok && r->nr_reps)
+		pb_check_job_cpus(h->cs_before, h->cs_after, x->nr_clocks,
+				  h->cs_t1 - h->cs_t0, h->others_ok ? &h->others : NULL, a,
+				  &r->other_frac);
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+		int seen[2], n = 0;
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0)
+				seen[n++] = t->seen[k];
+		pb_check_migration(x->bench->roles[t->role], t->instance, t->planned,
+				   seen, n, a);
+	}
+	lost_check(x->bench, r);
+	for (int i = 0; i < r->nr_reps; i++)
+		if (!r->reps[i].ops)
+			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
+				"look for a CPU hog or real-time task on these CPUs, or host steal time",
+				"window %d: no operation completed in %.3f s", i + 1,
+				r->reps[i].elapsed_s);
+	if (r->status == PB_OK && r->summary.n > 1)
+		pb_check_cv(r->summary.cv, a);
+	counter_checks(nom, r);
+}
+
+/*
+ * The clock before the job.  A disturbed probe is taken again (up to
+ * three more times) so that the job has an undisturbed figure to be
+ * judged against; the last one is kept either way.
+ */
+static void probe_before(const struct job_ctx *x, struct pb_result *r)
+{
+	char err[128];
+
+	r->clocks = calloc(x->nr_clocks, sizeof(*r->clocks));
+	if (!r->clocks)
+		return;
+	r->nr_clocks = x->nr_clocks;
+	for (int i = 0; i < x->nr_clocks; i++) {
+		struct pb_probe *p = &r->clocks[i].before;
+
+		struct pb_probe again;
+
+		r->clocks[i].cpu = x->clock_cpu[i];
+		for (int k = 0; k < 4; k++) {
+			if (pb_probe_cpu(x->clock_cpu[i], p, err, sizeof(err)))
+				p->mhz = 0;
+			if (!p->mhz || !p->disturbed)
+				break;
+		}
+		/*
+		 * Once more, right away: a CPU that idled before the job may
+		 * still be ramping its clock (a host's boost, a governor), and
+		 * the job will run at the clock it ramps to.  The higher of two
+		 * undisturbed probes is the clock before the job.
+		 */
+		if (p->mhz > 0 && !p->disturbed &&
+		    !pb_probe_cpu(x->clock_cpu[i], &again, err, sizeof(err)) &&
+		    !again.disturbed && again.mhz > p->mhz)
+			*p = again;
+	}
+}
+
+static void probe_closed(struct pb_result *r)
+{
+	char err[128];
+
+	for (int i = 0; i < r->nr_clocks; i++)
+		if (pb_probe_cpu(r->clocks[i].cpu, &r->clocks[i].closed, err, sizeof(err)))
+			r->clocks[i].closed.mhz = 0;
+}
+
+/*
+ * Keep the harness's own wake-ups (the watchdog's polling, the job
+ * process's window timer) off the measured CPUs when others are allowed:
+ * the calling thread, and the job process it forks, go to the rest.
+ * The roles pin themselves.  True when the affinity was changed.
+ */
+static bool stay_off(const struct job_ctx *x, cpu_set_t *saved)
+{
+	cpu_set_t rest;
+
+	if (sched_getaffinity(0, sizeof(*saved), saved))
+		return false;
+	rest = *saved;
+	for (int i = 0; i < x->nr_clocks; i++)
+		if (x->clock_cpu[i] >= 0 && x->clock_cpu[i] < CPU_SETSIZE)
+			CPU_CLR(x->clock_cpu[i], &rest);
+	if (!CPU_COUNT(&rest) || x->nr_clocks >= PB_MAX_CLOCKS)
+		return false;
+	return sched_setaffinity(0, sizeof(rest), &rest) == 0;
+}
+
+/* counters=cpu: one group per distinct planned CPU. */
+static int cpu_groups(struct job_ctx *x, const int *cpus)
+{
+	x->group_cpu = calloc(x->nr_tasks, sizeof(int));
+	if (!x->group_cpu)
+		return -1;
+	for (int i = 0; i < x->nr_tasks; i++) {
+		int k;
+
+		for (k = 0; k < x->nr_groups; k++)
+			if (x->group_cpu[k] == cpus[i])
+				break;
+		if (k == x->nr_groups)
+			x->group_cpu[x->nr_groups++] = cpus[i];
+	}
+	return 0;
+}
+
+/* peer=: the placement's pairs, the first CPU of each for the client. */
+static int peer_place(const struct pb_topo *t, const struct pb_job *j,
+		      const char *placement, int *cpus, struct pb_result *r)
+{
+	int *pair = calloc(2 * (size_t)j->nr_instances, sizeof(*pair));
+	int rc;
+
+	if (!pair) {
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return 1;
+	}
+	rc = pb_place(t, placement, j->nr_instances, pair, r->reason, sizeof(r->reason));
+	for (int i = 0; !rc && i < j->nr_instances; i++)
+		cpus[i] = pair[2 * i];
+	free(pair);
+	return rc;
+}
+
+static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
+		     const char *placement, int *cpus, int nr_tasks,
+		     struct pb_result *r)
+{
+	int rc;
+
+	if (!placement) {
+		for (int i = 0; i < nr_tasks; i++) {
+			cpus[i] = j->cpus[i];
+			if (!pb_topo_has_cpu(t, cpus[i])) {	/* the CLI says so first */
+				r->status = PB_FAILED;
+				snprintf(r->reason, sizeof(r->reason),
+					 "CPU %d is not available to pinbench", cpus[i]);
+				return 1;
+			}
+		}
+		return 0;
+	}
+	if (pb_job_get(j, "peer"))
+		rc = peer_place(t, j, placement, cpus, r);
+	else
+		rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
+	if (rc) {
+		r->status = PB_SKIPPED;
+		if (rc < 0)
+			snprintf(r->reason, sizeof(r->reason), "unknown placement");
+		return 1;
+	}
+	return 0;
+}
+
+void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
+		const char *placement, const struct pb_evlist *evl,
+		const struct pb_nominal *nom, struct pb_result *r)
+{
+	const struct pb_bench *b = j->bench;
+	struct job_ctx x = { .topo = t, .job = j, .bench = b };
+	int *cpus = NULL;
+	double t0 = now_s();
+	bool quiet = !pb_show_progress, moved = false;
+	cpu_set_t saved;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->job = j;
+	r->evl = *evl;
+	snprintf(r->placement, sizeof(r->placement), "%s", placement ? placement : "cpus");
+	if (b->metric_for)
+		b->metric_for(j->opts, &r->metric);
+	else
+		r->metric = b->metric;
+	x.peer.fd = -1;
+	x.peer_addr = pb_job_get(j, "peer");
+	x.peer_cpu = pb_job_get(j, "peer_cpu") ? atoi(pb_job_get(j, "peer_cpu")) : 0;
+	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
+							       : j->nr_instances;
+	cpus = calloc(x.nr_tasks, sizeof(*cpus));
+	if (!cpus) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		return;
+	}
+	if (plan_cpus(t, j, placement, cpus, x.nr_tasks, r))
+		goto out;
+	x.nr_groups = x.nr_tasks;
+	if (j->counters_cpu) {
+		x.nr_groups = 0;
+		if (cpu_groups(&x, cpus))
+			goto oom;
+	}
+	x.timing_pass = !evl->nr || !j->counting_inline;
+	x.nr_wins = j->repeats * (x.timing_pass + (evl->nr ? max_passes(evl) : 0));
+	x.limit_s = j->timeout > 0 ? j->timeout : 3 * expected_s(j, x.nr_wins / j->repeats) + 10;
+	layout_compute(&x, b->latency);
+	x.shm = pb_shm_alloc(x.lay.size);
+	if (!x.shm)
+		goto oom;
+	HDR(&x)->evl = *evl;
+	if (HDR(&x)->evl.nr_passes < 1)
+		HDR(&x)->evl.nr_passes = 1;
+	fill_tasks(&x, cpus);
+	distinct_cpus(&x, cpus);
+	probe_before(&x, r);
+	for (int i = 0; i < x.nr_tasks; i++)
+		SLOT(&x, i)->window = -1;
+	if (b->latency)
+		for (int i = 0; i < x.nr_tasks; i++)
+			for (int w = 0; w < x.nr_wins; w++)
+				pb_hist_init(HIST(&x, i, w));
+	fflush(NULL);
+	moved = stay_off(&x, &saved);
+	pid = fork();
+	if (pid < 0) {
+		r->status = PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		job_process(&x);
+	}
+	setpgid(pid, pid);
+	supervise(&x, pid, r->placement, quiet, r);
+	if (moved)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	probe_closed(r);
+	collect(&x, r);
+	job_checks(&x, nom, r);
+	goto out;
+oom:
+	r->status = PB_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "out of memory");
+out:
+	r->wall_s = now_s() - t0;
+	pb_shm_free(x.shm, x.lay.size);
+	free(x.group_cpu);
+	free(cpus);
+}
+
+void pb_result_free(struct pb_result *r)
+{
+	for (int i = 0; r->reps && i < r->nr_reps; i++) {
+		free(r->reps[i].counts);
+		free(r->reps[i].task_ops);
+		free(r->reps[i].lat);
+	}
+	free(r->reps);
+	free(r->tasks);
+	free(r->group_names);
+	free(r->clocks);
+	pb_anomalies_free(&r->anomalies);
+	memset(r, 0, sizeof(*r));
+}

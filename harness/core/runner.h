@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * runner.h - runs one job at one placement.
+ *
+ * The main process forks a job process (its own process group) per job
+ * and placement; the job process makes the workload's shared state,
+ * starts the role instances (processes or threads), each pinned inside
+ * itself, opens the counters, opens the start gate, waits out the
+ * warm-up and takes one measurement window per repeat, then stops the
+ * roles.  Results come back through shared memory.  The main process
+ * is the watchdog: a job far over its expected time is killed and marked
+ * failed; so is one whose job process dies.
+ *
+ * With peer=HOST[:PORT] (udpping, rr) only the client role runs here, one
+ * task per instance, pinned to the first CPU of each pair of the
+ * placement (or to cpus=, one per client); the job process holds the
+ * control connection to `pinbench server` (proto.h) from before the
+ * roles start until after they stop, and watches it through the warm-up
+ * and the windows: when it closes (the server's session died) or the
+ * server speaks before STOP, the job fails at once.
+ */
+#ifndef PINBENCH_RUNNER_H
+#define PINBENCH_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/anomaly.h"
+#include "core/bench.h"
+#include "sys/counters.h"
+#include "checks/hist.h"
+#include "sys/env.h"
+#include "core/jobfile.h"
+#include "sys/probe.h"
+#include "net/proto.h"
+#include "checks/stats.h"
+#include "sys/topo.h"
+
+/*
+ * PB_INTERRUPTED: stopped by the user (SIGINT/SIGTERM); the windows that
+ * finished are kept, and so is the summary of the metric's finished repeats.
+ */
+enum pb_status { PB_OK, PB_SKIPPED, PB_FAILED, PB_INTERRUPTED };
+
+struct pb_task {
+	int	role;
+	int	instance;
+	int	planned;		/* CPU */
+	int	seen[2];		/* sched_getcpu() at start and end, -1 unknown */
+};
+
+/*
+ * One window.  With datagrams lost (the workload's "lost" aux), the time the
+ * primary role spent waiting for replies that never came (wait_s, per
+ * instance on average) is no round trip: value comes from the ops over
+ * elapsed_s - wait_s.  A window with no completed op has no value (stall):
+ * it stays out of the summary.
+ */
+struct pb_rep {
+	double		value;		/* NAN when stall */
+	uint64_t	ops;
+	double		elapsed_s;
+	double		wait_s;		/* waiting for lost replies, excluded */
+	bool		stall;		/* no op completed */
+	int		pass;		/* counter pass, -1: no counters open */
+	bool		in_summary;	/* one of the metric's repeats */
+	uint64_t	aux[PB_MAX_AUX];
+	struct pb_count	*counts;	/* [nr_groups][evl.nr] */
+	struct pb_hist	*lat;		/* merged latency of the primary role, or NULL */
+	uint64_t	*task_ops;	/* [nr_tasks] */
+};
+
+
+struct pb_result {
+	const struct pb_job	*job;
+	char			placement[32];	/* "cpus" when cpus= was given */
+	enum pb_status		status;
+	char			reason[PB_ERR_MAX];
+	struct pb_metric	metric;
+	struct pb_task		*tasks;
+	int			nr_tasks;
+	struct pb_rep		*reps;
+	int			nr_reps;
+	struct pb_summary	summary;
+	struct pb_anomalies	anomalies;
+	struct pb_evlist	evl;		/* with what the kernel refused */
+	int			nr_groups;	/* counter groups: tasks, or CPUs */
+	char			(*group_names)[32];
+	double			wall_s;		/* the whole job, start to end */
+	struct pb_clock_obs	*clocks;	/* one per distinct CPU */
+	int			nr_clocks;
+	double			other_frac;	/* others' share of the CPUs, -1 unknown */
+	/* peer=HOST: the server role ran there (tasks[] are the clients only) */
+	bool			has_peer;	/* the peer answered READY */
+	struct pb_peer_info	peer;
+	uint64_t		peer_ops;	/* replies the peer's server roles sent */
+};
+
+/* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
+extern volatile int pb_interrupted;
+/* A progress line on stderr while running (when stderr is a terminal). */
+extern bool pb_show_progress;
+/* "job i of n" in that line: set by the caller before each pb_run_job. */
+extern int pb_progress_job, pb_progress_jobs;
+
+/*
+ * Run job j at one placement (a name, or NULL when j->cpus is given),
+ * filling r.  The topology t is this machine's.  evl is the job's
+ * resolved event list; nom the nominal clock.  The checks that need the
+ * job's figures run here and land in r->anomalies: clock drift and low
+ * clock (probe before, after, and after the counters are closed), noisy
+ * neighbours (/proc/stat of the job's CPUs against its own task-clock),
+ * migrations, run-to-run variation.
+ */
+void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
+		const char *placement, const struct pb_evlist *evl,
+		const struct pb_nominal *nom, struct pb_result *r);
+void pb_result_free(struct pb_result *r);
+
+/*
+ * Counts of group g (-1: every group) summed over the windows that
+ * counted (rep -1: all of them; else that window only) into acc[evl.nr];
+ * *ops gets the ops of those windows.  Returns the number of windows.
+ */
+int pb_result_counts(const struct pb_result *r, int g, int rep,
+		     struct pb_count *acc, double *ops);
+/*
+ * What a counter pass cost: ops/s over its windows (pass >= 0) and over
+ * the metric's own repeats.  0, or -1 when either is unknown (no such
+ * pass; counting=inline, where the metric's repeats are pass 0 itself).
+ */
+int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
+			double *metric_rate);
+/*
+ * Datagrams lost and ops completed over the metric's windows (rep -1) or
+ * window rep; false when the workload counts no loss.  loss_rate is
+ * lost / (lost + ops).
+ */
+bool pb_result_loss(const struct pb_result *r, int rep, uint64_t *lost, uint64_t *ops);
+double pb_loss_rate(uint64_t lost, uint64_t ops);
+/* Per-op figures of group g (-1: total), as pb_result_counts sums them. */
+void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
+		       struct pb_figures *f);
+
+#endif

@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * proto.c - the control protocol of `pinbench server`: frames, their
+ * validation, the parameter agreement, addresses.  See proto.h.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/jobfile.h"
+#include "net/proto.h"
+#include "lib/util.h"
+
+static const char *const msg_names[] = {
+	[PB_MSG_HELLO] = "HELLO", [PB_MSG_READY] = "READY", [PB_MSG_ERROR] = "ERROR",
+	[PB_MSG_STOP] = "STOP", [PB_MSG_BYE] = "BYE",
+};
+
+const char *pb_msg_name(int type)
+{
+	return type >= PB_MSG_HELLO && type <= PB_MSG_MAX ? msg_names[type] : "?";
+}
+
+void pb_msg_init(struct pb_msg *m, int type)
+{
+	m->type = type;
+	m->nr = 0;
+}
+
+static bool key_ok(const char *k, size_t n)
+{
+	if (n < 1 || n > PB_PROTO_KEY_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') ||
+		      k[i] == '_' || k[i] == '.'))
+			return false;
+	return true;
+}
+
+static bool val_ok(const char *v, size_t n)
+{
+	if (n > PB_PROTO_VAL_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] > 0x7e)
+			return false;
+	return true;
+}
+
+const char *pb_msg_get(const struct pb_msg *m, const char *key)
+{
+	for (int i = 0; i < m->nr; i++)
+		if (!strcmp(m->kv[i].key, key))
+			return m->kv[i].val;
+	return NULL;
+}
+
+int pb_msg_add(struct pb_msg *m, const char *key, const char *fmt, ...)
+{
+	struct pb_msg_kv *kv;
+	va_list ap;
+	int n;
+
+	if (m->nr >= PB_PROTO_MAX_KV || !key_ok(key, strlen(key)) || pb_msg_get(m, key))
+		return -1;
+	kv = &m->kv[m->nr];
+	va_start(ap, fmt);
+	n = vsnprintf(kv->val, sizeof(kv->val), fmt, ap);
+	va_end(ap);
+	if (n < 0 || n > PB_PROTO_VAL_MAX || !val_ok(kv->val, (size_t)n))
+		return -1;
+	snprintf(kv->key, sizeof(kv->key), "%s", key);
+	m->nr++;
+	return 0;
+}
+
+int pb_msg_long(const struct pb_msg *m, const char *key, long min, long max,
+		long *out, char *err, size_t len)
+{
+	const char *v = pb_msg_get(m, key);
+	char *end;
+	long x;
+
+	if (!v)
+		return pb_errf(err, len, 0, "%s: missing", key);
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (!*v || *end || errno)
+		return pb_errf(err, len, 0, "%s: '%s' is not an integer", key, v);
+	if (x < min || x > max)
+		return pb_errf(err, len, 0, "%s: %ld is out of range %ld..%ld", key, x, min, max);
+	*out = x;
+	return 0;
+}
+
+static void put_be(uint8_t *p, uint32_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint32_t get_be(const uint8_t *p, int n)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+long pb_proto_encode(const struct pb_msg *m, uint8_t *buf, size_t cap)
+{
+	size_t off = PB_PROTO_HDR;
+
+	if (cap < PB_PROTO_HDR || m->type < PB_MSG_HELLO || m->type > PB_MSG_MAX)
+		return -1;
+	for (int i = 0; i < m->nr; i++) {
+		int n = snprintf((char *)buf + off, cap - off, "%s=%s\n",
+				 m->kv[i].key, m->kv[i].val);
+
+		if (n < 0 || (size_t)n >= cap - off)
+			return -1;
+		off += (size_t)n;
+	}
+	if (off - PB_PROTO_HDR > PB_PROTO_MAX_BODY)
+		return -1;
+	memcpy(buf, PB_PROTO_MAGIC, 4);
+	put_be(buf + 4, PB_PROTO_VERSION, 2);
+	put_be(buf + 6, (uint32_t)m->type, 2);
+	put_be(buf + 8, (uint32_t)(off - PB_PROTO_HDR), 4);
+	return (long)off;
+}
+
+int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen, char *err, size_t len)
+{
+	uint32_t ver = get_be(hdr + 4, 2), t = get_be(hdr + 6, 2), n = get_be(hdr + 8, 4);
+
+	if (memcmp(hdr, PB_PROTO_MAGIC, 4))
+		return pb_errf(err, len, 0, "bad magic (not a pinbench control connection)");
+	if (ver != PB_PROTO_VERSION)
+		return pb_errf(err, len, 0, "protocol version %u, this end speaks %d", ver,
+			    PB_PROTO_VERSION);
+	if (t < PB_MSG_HELLO || t > PB_MSG_MAX)
+		return pb_errf(err, len, 0, "unknown message type %u", t);
+	if (n > PB_PROTO_MAX_BODY)
+		return pb_errf(err, len, 0, "message of %u bytes is over the limit of %d", n,
+			    PB_PROTO_MAX_BODY);
+	*type = (int)t;
+	*blen = n;
+	return 0;
+}
+
+static int body_line(const char *s, size_t n, struct pb_msg *m, int line,
+		     char *err, size_t len)
+{
+	const char *eq = memchr(s, '=', n);
+	size_t kl, vl;
+
+	if (!eq)
+		return pb_errf(err, len, 0, "line %d: no '='", line);
+	kl = (size_t)(eq - s);
+	vl = n - kl - 1;
+	if (!key_ok(s, kl))
+		return pb_errf(err, len, 0, "line %d: bad key (1..%d of a-z 0-9 _ .)", line,
+			    PB_PROTO_KEY_MAX);
+	if (!val_ok(eq + 1, vl))
+		return pb_errf(err, len, 0, "line %d: bad value (printable ASCII, at most %d bytes)",
+			    line, PB_PROTO_VAL_MAX);
+	if (m->nr >= PB_PROTO_MAX_KV)
+		return pb_errf(err, len, 0, "more than %d fields", PB_PROTO_MAX_KV);
+	snprintf(m->kv[m->nr].key, sizeof(m->kv[0].key), "%.*s", (int)kl, s);
+	if (pb_msg_get(m, m->kv[m->nr].key))
+		return pb_errf(err, len, 0, "line %d: duplicate key '%s'", line, m->kv[m->nr].key);
+	memcpy(m->kv[m->nr].val, eq + 1, vl);
+	m->kv[m->nr].val[vl] = 0;
+	m->nr++;
+	return 0;
+}
+
+int pb_proto_body(const char *body, size_t n, struct pb_msg *m, char *err, size_t len)
+{
+	size_t off = 0;
+	int line = 1;
+
+	m->nr = 0;
+	while (off < n) {
+		const char *nl = memchr(body + off, '\n', n - off);
+
+		if (!nl)
+			return pb_errf(err, len, 0, "line %d: not terminated by a newline", line);
+		if (body_line(body + off, (size_t)(nl - body - off), m, line, err, len))
+			return -1;
+		off = (size_t)(nl - body) + 1;
+		line++;
+	}
+	return 0;
+}
+
+int pb_proto_decode(const uint8_t *buf, size_t n, struct pb_msg *m, char *err, size_t len)
+{
+	uint32_t blen;
+	int type;
+
+	if (n < PB_PROTO_HDR)
+		return pb_errf(err, len, 0, "truncated header (%zu of %d bytes)", n, PB_PROTO_HDR);
+	if (pb_proto_header(buf, &type, &blen, err, len))
+		return -1;
+	if (n != PB_PROTO_HDR + (size_t)blen)
+		return pb_errf(err, len, 0, "frame of %zu bytes, header says %u", n,
+			    PB_PROTO_HDR + blen);
+	m->type = type;
+	return pb_proto_body((const char *)buf + PB_PROTO_HDR, blen, m, err, len);
+}
+
+int pb_proto_send(int fd, const struct pb_msg *m, char *err, size_t len)
+{
+	uint8_t *buf = malloc(PB_PROTO_HDR + PB_PROTO_MAX_BODY + 1);
+	long n = buf ? pb_proto_encode(m, buf, PB_PROTO_HDR + PB_PROTO_MAX_BODY + 1) : -1;
+	long off = 0;
+	int rc = 0;
+
+	if (n < 0)
+		rc = pb_errf(err, len, 0, "cannot frame %s", pb_msg_name(m->type));
+	while (!rc && off < n) {
+		ssize_t w = send(fd, buf + off, (size_t)(n - off), MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			rc = pb_errf(err, len, 0, "send %s: %s", pb_msg_name(m->type),
+				  strerror(errno));
+		else
+			off += w;
+	}
+	free(buf);
+	return rc;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Read exactly n bytes by the deadline: 0, or -1 with the reason. */
+static int read_full(int fd, uint8_t *buf, size_t n, double deadline, const char *what,
+		     char *err, size_t len)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		int left = (int)(deadline - mono_ms());
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+
+		if (left <= 0)
+			return pb_errf(err, len, 0, "timed out waiting for the %s (%zu of %zu bytes)",
+				    what, off, n);
+		if (poll(&p, 1, left) < 0) {
+			if (errno == EINTR)
+				return pb_errf(err, len, 0, "interrupted");
+			return pb_errf(err, len, 0, "poll: %s", strerror(errno));
+		}
+		if (!p.revents)
+			continue;
+		r = recv(fd, buf + off, n - off, 0);
+		if (r < 0 && errno == EINTR)
+			return pb_errf(err, len, 0, "interrupted");
+		if (r < 0)
+			return pb_errf(err, len, 0, "recv: %s", strerror(errno));
+		if (r == 0)
+			return pb_errf(err, len, 0, "connection closed%s", off || strcmp(what, "header") ?
+				    " in the middle of a message" : "");
+		off += (size_t)r;
+	}
+	return 0;
+}
+
+int pb_proto_recv(int fd, struct pb_msg *m, int timeout_ms, char *err, size_t len)
+{
+	double deadline = mono_ms() + timeout_ms;
+	uint8_t hdr[PB_PROTO_HDR];
+	char *body;
+	uint32_t blen;
+	int type, rc;
+
+	if (read_full(fd, hdr, sizeof(hdr), deadline, "header", err, len) ||
+	    pb_proto_header(hdr, &type, &blen, err, len))
+		return -1;
+	body = malloc(blen ? blen : 1);
+	if (!body)
+		return pb_errf(err, len, 0, "out of memory");
+	rc = read_full(fd, (uint8_t *)body, blen, deadline, "body", err, len);
+	if (!rc) {
+		m->type = type;
+		rc = pb_proto_body(body, blen, m, err, len);
+	}
+	free(body);
+	return rc;
+}
+
+/* ------------------------------------------------------ parameters */
+
+bool pb_bench_peer_capable(const struct pb_bench *b)
+{
+	return b && b->peer_listen && b->peer_connect;
+}
+
+void pb_params_key_text(const struct pb_key *k, const void *opts, char *buf, size_t len)
+{
+	const char *p = (const char *)opts + k->off;
+	long l;
+	double d;
+	int i;
+
+	switch (k->type) {
+	case PB_T_INT:
+		memcpy(&l, p, sizeof(l));
+		snprintf(buf, len, "%ld", l);
+		break;
+	case PB_T_DOUBLE:
+		memcpy(&d, p, sizeof(d));
+		snprintf(buf, len, "%.17g", d);
+		break;
+	case PB_T_BOOL:
+		memcpy(&i, p, sizeof(i));
+		snprintf(buf, len, "%d", i);
+		break;
+	case PB_T_ENUM: {
+		const char *c = k->choices;
+
+		memcpy(&i, p, sizeof(i));
+		for (int n = 0; c && n < i; n++)
+			c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL;
+		snprintf(buf, len, "%.*s", c ? (int)strcspn(c, "|") : 1, c ? c : "?");
+		break;
+	}
+	default:
+		snprintf(buf, len, "%.*s", PB_STR_MAX, p);
+	}
+}
+
+void pb_params_canon(const struct pb_bench *b, const void *opts, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (const struct pb_key *k = b->keys; k && k->name && off < len; k++) {
+		char v[PB_STR_MAX + 32];
+		int n;
+
+		pb_params_key_text(k, opts, v, sizeof(v));
+		n = snprintf(buf + off, len - off, "%s%s=%s", off ? ";" : "", k->name, v);
+		if (n < 0)
+			return;
+		off += (size_t)n;
+	}
+}
+
+uint64_t pb_params_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static const struct pb_key *bench_key(const struct pb_bench *b, const char *name)
+{
+	for (const struct pb_key *k = b->keys; k && k->name; k++)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *opts,
+		       char *err, size_t len)
+{
+	char e[PB_ERR_MAX];
+
+	memset(opts, 0, b->opts_size);
+	for (const struct pb_key *k = b->keys; k && k->name; k++)
+		if (k->def && pb_key_parse(k, k->def, opts, e, sizeof(e)))
+			return pb_errf(err, len, 0, "default of %s", e);
+	for (int i = 0; i < m->nr; i++) {
+		const struct pb_key *k;
+
+		if (strncmp(m->kv[i].key, "p.", 2))
+			continue;
+		k = bench_key(b, m->kv[i].key + 2);
+		if (!k)
+			return pb_errf(err, len, 0, "bench %s has no key '%s'", b->name,
+				    m->kv[i].key + 2);
+		if (k->flags & PB_KEY_HIDDEN)
+			return pb_errf(err, len, 0, "bench %s: key '%s' is for tests only and is "
+				    "not accepted from the network", b->name, k->name);
+		if (pb_key_parse(k, m->kv[i].val, opts, e, sizeof(e)))
+			return pb_errf(err, len, 0, "%s", e);
+	}
+	return 0;
+}
+
+long pb_params_instances(const struct pb_bench *b, const void *opts)
+{
+	const struct pb_key *k = b->instances_key ? bench_key(b, b->instances_key) : NULL;
+	long n;
+
+	if (!k || k->type != PB_T_INT)
+		return 1;
+	memcpy(&n, (const char *)opts + k->off, sizeof(n));
+	return n;
+}
+
+/* ---------------------------------------------------- addresses */
+
+static int port_parse(const char *s, int *port, char *err, size_t len)
+{
+	char *end;
+	long p;
+
+	errno = 0;
+	p = strtol(s, &end, 10);
+	if (!*s || *end || errno || p < 1 || p > 65535)
+		return pb_errf(err, len, 0, "port '%s': expected 1..65535", s);
+	*port = (int)p;
+	return 0;
+}
+
+static int host_set(const char *s, size_t n, char *host, size_t hlen, char *err, size_t len)
+{
+	if (!n)
+		return pb_errf(err, len, 0, "no host");
+	if (n >= hlen)
+		return pb_errf(err, len, 0, "host name too long");
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '.' || s[i] == '-' || s[i] == ':' || s[i] == '%' ||
+		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return pb_errf(err, len, 0, "host '%.*s': unexpected character '%c'",
+				    (int)n, s, s[i]);
+	snprintf(host, hlen, "%.*s", (int)n, s);
+	return 0;
+}
+
+int pb_peer_addr_parse(const char *s, int def, char *host, size_t hlen, int *port,
+		       char *err, size_t len)
+{
+	const char *c;
+
+	*port = def;
+	if (s[0] == '[') {
+		const char *rb = strchr(s, ']');
+
+		if (!rb)
+			return pb_errf(err, len, 0, "'%s': no closing ']'", s);
+		if (rb[1] && (rb[1] != ':' || port_parse(rb + 2, port, err, len)))
+			return rb[1] == ':' ? -1 : pb_errf(err, len, 0, "'%s': expected [V6]:PORT", s);
+		return host_set(s + 1, (size_t)(rb - s - 1), host, hlen, err, len);
+	}
+	c = strchr(s, ':');
+	if (c && strchr(c + 1, ':'))	/* a bare IPv6 address */
+		return host_set(s, strlen(s), host, hlen, err, len);
+	if (c && port_parse(c + 1, port, err, len))
+		return -1;
+	return host_set(s, c ? (size_t)(c - s) : strlen(s), host, hlen, err, len);
+}
+
+int pb_peer_resolve(const char *host, int port, bool passive, struct sockaddr_storage *ss,
+		    socklen_t *alen, char *err, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
+				  .ai_flags = passive ? AI_PASSIVE : 0 }, *res = NULL;
+	char ps[16];
+	int rc;
+
+	snprintf(ps, sizeof(ps), "%d", port);
+	rc = getaddrinfo(host, ps, &hints, &res);
+	if (rc || !res)
+		return pb_errf(err, len, 0, "cannot resolve '%s': %s", host,
+			    rc ? gai_strerror(rc) : "no address");
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*alen = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+void pb_sockaddr_text(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *s = (const struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &s->sin_addr, a, sizeof(a));
+		snprintf(buf, len, "%s:%u", a, ntohs(s->sin_port));
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &s->sin6_addr, a, sizeof(a));
+		snprintf(buf, len, "[%s]:%u", a, ntohs(s->sin6_port));
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+/* Printable ASCII only: host facts travel in the protocol. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			*s = '?';
+}
+
+void pb_host_facts(char *host, size_t hl, char *kernel, size_t kl, char *model, size_t ml)
+{
+	struct utsname u;
+	char line[512];
+	FILE *f;
+
+	snprintf(host, hl, "unknown");
+	snprintf(kernel, kl, "unknown");
+	snprintf(model, ml, "unknown");
+	if (!uname(&u)) {
+		snprintf(host, hl, "%s", u.nodename);
+		snprintf(kernel, kl, "%s", u.release);
+	}
+	f = fopen("/proc/cpuinfo", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !c)
+			continue;
+		c += 1 + (c[1] == ' ');
+		c[strcspn(c, "\n")] = 0;
+		snprintf(model, ml, "%s", c);
+		break;
+	}
+	if (f)
+		fclose(f);
+	printable(host);
+	printable(kernel);
+	printable(model);
+}

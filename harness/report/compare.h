@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * compare.h - result files (pinbench-result/1) read, grouped by label,
+ * kernel or host, ordered as versions, and compared against a baseline:
+ * the engine behind `pinbench compare`, `plot` and `nightly`.
+ */
+#ifndef PINBENCH_COMPARE_H
+#define PINBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "checks/stats.h"
+
+enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER };
+/* "label", "kernel", "host", "peer" -> enum pb_cmp_group; -1 when unknown. */
+int pb_cmp_group_parse(const char *s);
+enum pb_cmp_format { PB_FMT_TEXT, PB_FMT_MARKDOWN, PB_FMT_CSV, PB_FMT_JSON };
+
+#define PB_CMP_ALPHA	0.05	/* Welch p below this ... */
+#define PB_CMP_MIN_CHG	1.0	/* ... and |change| above this many percent */
+#define PB_CMP_WIDTH	100	/* text lines at most this many characters */
+#define PB_LAT_N	5	/* p50 p90 p99 p99.9 max */
+
+extern const char *const pb_lat_names[PB_LAT_N];
+
+/* A per-op counter figure ("total context-switches/op"), pooled. */
+struct pb_figure {
+	char	name[96];
+	double	sum;		/* weighted by repeats */
+	double	weight;
+};
+
+struct pb_mark {
+	char	kind[32];
+	char	severity[8];
+	char	message[200];
+};
+
+/* One job x placement x group: the pooled repeats. */
+struct pb_cell {
+	int			group;		/* index into pb_cmp.groups */
+	double			*v;
+	int			n, cap;
+	char			status[16];	/* "ok", "interrupted", or why there are no values */
+	char			reason[128];
+	bool			interrupted;	/* some values are an interrupted job's */
+	struct pb_mark		*marks;
+	int			nr_marks;
+	struct pb_figure	*figs;
+	int			nr_figs;
+	double			lat[PB_LAT_N];	/* µs, weighted sums */
+	double			lat_w;
+	bool			adjusted;	/* p_adj set by pb_cmp_adjust() */
+	double			p_adj;
+};
+
+/* One job x placement: one table of the report. */
+struct pb_table {
+	char		job[128];
+	char		placement[32];
+	char		metric[64];
+	char		unit[32];
+	bool		higher;		/* higher is better */
+	bool		rate;		/* harmonic mean */
+	char		cpus[64];	/* "0,8" */
+	char		sweep_base[128];/* "scale" for "scale/threads=4", else "" */
+	char		sweep_key[32];	/* "threads" */
+	double		sweep_x;	/* 4 */
+	struct pb_cell	*cells;
+	int		nr_cells;
+};
+
+/* A file's or folder's identity: what makes two paths one file. */
+struct pb_cmp_id {
+	dev_t	dev;
+	ino_t	ino;
+};
+
+struct pb_cmp {
+	char		**groups;	/* in first-seen order */
+	int		nr_groups;
+	int		*order;		/* display order: indexes into groups */
+	struct pb_table	*t;
+	int		nr_tables;
+	int		nr_files;
+	enum pb_cmp_group by;
+	int		nr_tests;	/* comparisons tested by pb_cmp_adjust() */
+	struct pb_cmp_id *seen;		/* every file and folder read, read once */
+	int		nr_seen, cap_seen;
+	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
+	int		nr_skipped;
+};
+
+/* What one cell says against its table's baseline. */
+struct pb_eval {
+	struct pb_summary	s;
+	bool			has_base;	/* a baseline with values (and not itself) */
+	bool			is_base;
+	double			change;		/* percent, NAN without a baseline */
+	double			p;		/* NAN when untestable (n < 2) */
+	double			p_adj;		/* p adjusted for multiple tests, or p */
+	bool			significant;
+	const char		*verdict;	/* baseline|improvement|regression|no-change */
+};
+
+struct pb_cmp_opts {
+	enum pb_cmp_group	by;
+	enum pb_cmp_format	format;
+	bool			order_given;
+	const char		*baseline;	/* NULL: the first row */
+	double			min_change;	/* percent */
+	bool			no_correction;	/* plain per-cell p < 0.05 */
+};
+
+/* Version order: 2.6.9 < 2.6.22 < 2.6.30-rc2 < 2.6.30-rc3 < 2.6.30. */
+int pb_version_cmp(const char *a, const char *b);
+
+/*
+ * Read a result file, or every *.json under a folder (recursively, in name
+ * order; symlinked folders are not followed).  Each file counts once
+ * however many paths lead to it (st_dev, st_ino).  Only regular files are
+ * read.  A file in a folder that cannot be used (unreadable, corrupt,
+ * another schema) is skipped and noted in c->skipped for the caller to
+ * say; a file named by path is an error.  Returns 0, or -1 with err naming
+ * the file.
+ */
+int pb_cmp_load(struct pb_cmp *c, const char *path, char *err, size_t len);
+/*
+ * Is root a pinbench-result/1 as the loader reads it: an object whose
+ * schema is that string and whose jobs is an array of objects?  0, or -1
+ * with err naming the field and what is wrong ("jobs is an object, want
+ * an array").
+ */
+struct json_t;
+int pb_cmp_check_result(struct json_t *root, char *err, size_t len);
+/* "an object", "an array", "a string", "a number", "a boolean", "null" */
+const char *pb_json_kind(const struct json_t *v);
+/* Load every path (c->by set); 0, or 2 with the message printed for `who`. */
+int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who);
+/* Fill c->order: version order, or as first seen. */
+void pb_cmp_order(struct pb_cmp *c, bool given);
+void pb_cmp_free(struct pb_cmp *c);
+int pb_cmp_find_group(const struct pb_cmp *c, const char *name);
+
+/* The table's baseline cell (NULL: none); base_group -1: the first with values. */
+const struct pb_cell *pb_cmp_base(const struct pb_cmp *c, const struct pb_table *t,
+				  int base_group);
+const struct pb_cell *pb_cmp_cell(const struct pb_table *t, int group);
+/*
+ * Test every cell against its table's baseline and adjust the p-values for
+ * the number of tests (Benjamini-Hochberg; correct=false: unadjusted), so
+ * that an A/A report stays quiet however many cells it has.  pb_cmp_eval()
+ * then judges significance on the adjusted p.
+ */
+void pb_cmp_adjust(struct pb_cmp *c, int base_group, bool correct);
+void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
+		 const struct pb_cell *base, double min_change, struct pb_eval *e);
+
+/*
+ * Write the report.  Returns the number of significant regressions, or -1
+ * with err set (an unknown baseline).
+ */
+int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
+		  char *err, size_t len);
+
+/*
+ * Plot every table to out (.png or .svg), keeping out's .dat and .gp beside
+ * it.  Returns 0, -1 on an error, -2 when gnuplot is not on PATH or out
+ * does not end in .png or .svg.
+ */
+int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len);
+
+#endif

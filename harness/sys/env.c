@@ -1,0 +1,983 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * env.c - environment collection under a movable /proc and /sys root,
+ * per-CPU busy time, and the checks on them.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sys/counters.h"
+#include "sys/env.h"
+#include "sys/others.h"
+
+const char *pb_sys_root(void)
+{
+	const char *r = getenv(PB_SYSROOT_ENV);
+
+	return r ? r : "";
+}
+
+static int sys_vpath(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = snprintf(buf, len, "%s", pb_sys_root());
+	int m;
+
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	m = vsnprintf(buf + n, len - n, fmt, ap);
+	if (m < 0 || (size_t)m >= len - n)
+		return -1;
+	return 0;
+}
+
+int pb_sys_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = sys_vpath(buf, len, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f;
+	size_t n;
+
+	if (len == 0)
+		return -1;
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	if (ferror(f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return (int)n;
+}
+
+int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = sys_vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -1;
+	return read_file(path, buf, len);
+}
+
+int pb_sys_read_long(long *v, const char *fmt, ...)
+{
+	char path[4096], buf[64], *end;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = sys_vpath(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (r < 0 || read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	errno = 0;
+	*v = strtol(buf, &end, 10);
+	if (errno || end == buf)
+		return -1;
+	return 0;
+}
+
+int pb_cpulist_parse(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a, b;
+
+		while (*s == ',' || isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++) {
+			if (n >= max)
+				return -1;
+			cpus[n++] = (int)a;
+		}
+		if (*s && *s != ',' && !isspace((unsigned char)*s))
+			return -1;
+	}
+	return n;
+}
+
+static long read_long_or_unknown(const char *fmt, int cpu)
+{
+	long v;
+
+	return pb_sys_read_long(&v, fmt, cpu) ? PB_ENV_UNKNOWN : v;
+}
+
+static void collect_cpu(struct pb_env_cpu *c, int cpu)
+{
+	const char *cf = "/sys/devices/system/cpu/cpu%d/cpufreq/";
+	char path[128];
+
+	c->cpu = cpu;
+	snprintf(path, sizeof(path), "%sscaling_governor", cf);
+	if (pb_sys_read(c->governor, sizeof(c->governor), path, cpu) < 0)
+		c->governor[0] = '\0';
+	snprintf(path, sizeof(path), "%sscaling_driver", cf);
+	if (pb_sys_read(c->driver, sizeof(c->driver), path, cpu) < 0)
+		c->driver[0] = '\0';
+	snprintf(path, sizeof(path), "%sscaling_min_freq", cf);
+	c->min_khz = read_long_or_unknown(path, cpu);
+	snprintf(path, sizeof(path), "%sscaling_max_freq", cf);
+	c->max_khz = read_long_or_unknown(path, cpu);
+	snprintf(path, sizeof(path), "%sbase_frequency", cf);
+	c->base_khz = read_long_or_unknown(path, cpu);
+	c->core_throttle = read_long_or_unknown(
+		"/sys/devices/system/cpu/cpu%d/thermal_throttle/core_throttle_count", cpu);
+	c->pkg_throttle = read_long_or_unknown(
+		"/sys/devices/system/cpu/cpu%d/thermal_throttle/package_throttle_count", cpu);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* cpuN directories under the root, when there is no "online" file */
+static int scan_cpu_dirs(int *cpus, int max)
+{
+	char path[4096];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	if (pb_sys_path(path, sizeof(path), "/sys/devices/system/cpu") < 0)
+		return -1;
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && n < max) {
+		char *end;
+		long v;
+
+		if (strncmp(d->d_name, "cpu", 3) || !isdigit((unsigned char)d->d_name[3]))
+			continue;
+		v = strtol(d->d_name + 3, &end, 10);
+		if (!*end)
+			cpus[n++] = (int)v;
+	}
+	closedir(dir);
+	qsort(cpus, n, sizeof(*cpus), cmp_int);
+	return n;
+}
+
+#define PB_ENV_MAX_CPUS	8192
+
+static int online_cpus(int **out)
+{
+	char buf[4096];
+	int *cpus = malloc(PB_ENV_MAX_CPUS * sizeof(*cpus));
+	int n = -1;
+
+	if (!cpus)
+		return -1;
+	if (pb_sys_read(buf, sizeof(buf), "/sys/devices/system/cpu/online") > 0)
+		n = pb_cpulist_parse(buf, cpus, PB_ENV_MAX_CPUS);
+	if (n <= 0)
+		n = scan_cpu_dirs(cpus, PB_ENV_MAX_CPUS);
+	if (n <= 0 && !*pb_sys_root()) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (n = 0; n < c && n < PB_ENV_MAX_CPUS; n++)
+			cpus[n] = n;
+	}
+	if (n < 0)
+		n = 0;
+	*out = cpus;
+	return n;
+}
+
+/* The common string of every CPU, "mixed", or "" when none is known. */
+static void summarise_str(char *dst, size_t len, const struct pb_env *e, size_t off)
+{
+	const char *first = NULL;
+	int i;
+
+	dst[0] = '\0';
+	for (i = 0; i < e->nr_cpus; i++) {
+		const char *s = (const char *)&e->cpu[i] + off;
+
+		if (!first) {
+			first = s;
+		} else if (strcmp(first, s)) {
+			snprintf(dst, len, "mixed");
+			return;
+		}
+	}
+	if (first)
+		snprintf(dst, len, "%s", first);
+}
+
+static long summarise_long(const struct pb_env *e, size_t off)
+{
+	long v = PB_ENV_UNKNOWN;
+	int i;
+
+	for (i = 0; i < e->nr_cpus; i++) {
+		long x = *(const long *)((const char *)&e->cpu[i] + off);
+
+		if (i == 0)
+			v = x;
+		else if (x != v)
+			return PB_ENV_UNKNOWN;
+	}
+	return v;
+}
+
+static int read_flag(const char *path)
+{
+	long v;
+
+	if (pb_sys_read_long(&v, "%s", path))
+		return PB_ENV_UNKNOWN;
+	return v != 0;
+}
+
+static bool pmu_has_type(const char *name)
+{
+	long t;
+
+	return !pb_sys_read_long(&t, "/sys/bus/event_source/devices/%s/type", name);
+}
+
+static void collect_pmu(struct pb_env *e)
+{
+	char path[4096];
+	bool core = pmu_has_type("cpu_core"), atom = pmu_has_type("cpu_atom");
+
+	e->pmu_name[0] = '\0';
+	if (pmu_has_type("cpu"))
+		snprintf(e->pmu_name, sizeof(e->pmu_name), "cpu");
+	else if (core || atom)
+		snprintf(e->pmu_name, sizeof(e->pmu_name), "%s%s%s", core ? "cpu_core" : "",
+			 core && atom ? "+" : "", atom ? "cpu_atom" : "");
+	if (e->pmu_name[0])
+		e->pmu = 1;
+	else if (!pb_sys_path(path, sizeof(path), "/sys/bus/event_source/devices") &&
+		 !access(path, F_OK))
+		e->pmu = 0;
+	else
+		e->pmu = PB_ENV_UNKNOWN;
+}
+
+/* "model name" and the "hypervisor" flag of the first CPU in /proc/cpuinfo */
+static void collect_cpuinfo(struct pb_env *e)
+{
+	char path[4096], line[4096];
+	bool flags_seen = false;
+	FILE *f;
+
+	e->model[0] = '\0';
+	e->hypervisor = PB_ENV_UNKNOWN;
+	if (pb_sys_path(path, sizeof(path), "/proc/cpuinfo") < 0)
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && !(flags_seen && e->model[0])) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "model name", 10) && !e->model[0]) {
+			snprintf(e->model, sizeof(e->model), "%s", colon + 1 + (colon[1] == ' '));
+		} else if (!strncmp(line, "flags", 5) && !flags_seen) {
+			flags_seen = true;
+			e->hypervisor = strstr(colon, " hypervisor") != NULL;
+		}
+	}
+	fclose(f);
+}
+
+/* the value of key= on the kernel command line, or "" */
+static void cmdline_value(const char *cmdline, const char *key, char *dst, size_t len)
+{
+	size_t kl = strlen(key);
+	const char *p = cmdline;
+
+	dst[0] = '\0';
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(dst, len, "%.*s", (int)strcspn(p + kl + 1, " \n"), p + kl + 1);
+			return;
+		}
+		p = strchr(p, ' ');
+	}
+}
+
+static void collect_tracefs(struct pb_env *e)
+{
+	if (!pb_tracefs_events(e->tracefs, sizeof(e->tracefs)))
+		e->tracefs[0] = '\0';
+}
+
+static void collect_isolation(struct pb_env *e)
+{
+	char cmd[4096];
+
+	e->isolated_known = pb_sys_read(e->isolated, sizeof(e->isolated),
+					"/sys/devices/system/cpu/isolated") >= 0;
+	if (!e->isolated_known)
+		e->isolated[0] = '\0';
+	if (pb_sys_read(e->nohz_full, sizeof(e->nohz_full),
+			"/sys/devices/system/cpu/nohz_full") < 0)
+		e->nohz_full[0] = '\0';
+	if (!strcmp(e->nohz_full, "(null)"))
+		e->nohz_full[0] = '\0';
+	e->cmdline_known = pb_sys_read(cmd, sizeof(cmd), "/proc/cmdline") >= 0;
+	cmdline_value(e->cmdline_known ? cmd : "", "isolcpus", e->cmd_isolcpus,
+		      sizeof(e->cmd_isolcpus));
+	cmdline_value(e->cmdline_known ? cmd : "", "nohz_full", e->cmd_nohz_full,
+		      sizeof(e->cmd_nohz_full));
+}
+
+static void collect_global(struct pb_env *e)
+{
+	long v;
+
+	e->boost = read_flag("/sys/devices/system/cpu/cpufreq/boost");
+	e->no_turbo = read_flag("/sys/devices/system/cpu/intel_pstate/no_turbo");
+	e->nmi_watchdog = read_flag("/proc/sys/kernel/nmi_watchdog");
+	e->paranoid_known = !pb_sys_read_long(&v, "/proc/sys/kernel/perf_event_paranoid");
+	e->paranoid = e->paranoid_known ? (int)v : 0;
+	if (pb_sys_read(e->smt_control, sizeof(e->smt_control),
+			"/sys/devices/system/cpu/smt/control") < 0)
+		e->smt_control[0] = '\0';
+	e->smt_active = read_flag("/sys/devices/system/cpu/smt/active");
+	collect_pmu(e);
+	collect_cpuinfo(e);
+	collect_isolation(e);
+	collect_tracefs(e);
+}
+
+int pb_env_collect(struct pb_env *e, char *err, size_t len)
+{
+	int *cpus = NULL;
+	int i, n;
+
+	memset(e, 0, sizeof(*e));
+	n = online_cpus(&cpus);
+	if (n < 0) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	e->cpu = calloc(n ? n : 1, sizeof(*e->cpu));
+	if (!e->cpu) {
+		free(cpus);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	e->nr_cpus = n;
+	for (i = 0; i < n; i++)
+		collect_cpu(&e->cpu[i], cpus[i]);
+	free(cpus);
+	summarise_str(e->governor, sizeof(e->governor), e,
+		      offsetof(struct pb_env_cpu, governor));
+	summarise_str(e->driver, sizeof(e->driver), e, offsetof(struct pb_env_cpu, driver));
+	e->min_khz = summarise_long(e, offsetof(struct pb_env_cpu, min_khz));
+	e->max_khz = summarise_long(e, offsetof(struct pb_env_cpu, max_khz));
+	collect_global(e);
+	return 0;
+}
+
+void pb_env_free(struct pb_env *e)
+{
+	free(e->cpu);
+	e->cpu = NULL;
+	e->nr_cpus = 0;
+}
+
+const char *pb_paranoid_words(int level)
+{
+	if (level <= -1)
+		return "nothing: all events, tracepoints and CPU-wide counting allowed";
+	if (level == 0)
+		return "raw tracepoint access for unprivileged users";
+	if (level == 1)
+		return "CPU-wide (system-wide) counting for unprivileged users";
+	if (level == 2)
+		return "kernel-side counting and CPU-wide counting for unprivileged users";
+	return "every perf_event_open for unprivileged users";
+}
+
+long pb_env_throttle_total(const struct pb_env *e)
+{
+	long t = PB_ENV_UNKNOWN;
+	int i;
+
+	for (i = 0; i < e->nr_cpus; i++) {
+		if (e->cpu[i].core_throttle >= 0)
+			t = (t < 0 ? 0 : t) + e->cpu[i].core_throttle;
+		if (e->cpu[i].pkg_throttle >= 0)
+			t = (t < 0 ? 0 : t) + e->cpu[i].pkg_throttle;
+	}
+	return t;
+}
+
+static json_t *jstr_or_null(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+static json_t *jlong_or_null(long v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *jbool_or_null(int v)
+{
+	return v >= 0 ? json_boolean(v) : json_null();
+}
+
+static json_t *per_cpu_json(const struct pb_env *e, bool strs)
+{
+	json_t *arr = json_array();
+	int i;
+
+	for (i = 0; i < e->nr_cpus && arr; i++) {
+		const struct pb_env_cpu *c = &e->cpu[i];
+		json_t *o;
+
+		if (strs)
+			o = json_pack("{s:i,s:o,s:o,s:o,s:o}", "cpu", c->cpu,
+				      "governor", jstr_or_null(c->governor),
+				      "driver", jstr_or_null(c->driver),
+				      "min_khz", jlong_or_null(c->min_khz),
+				      "max_khz", jlong_or_null(c->max_khz));
+		else
+			o = json_pack("{s:i,s:o,s:o}", "cpu", c->cpu,
+				      "core", jlong_or_null(c->core_throttle),
+				      "package", jlong_or_null(c->pkg_throttle));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *env_cpufreq_json(const struct pb_env *e)
+{
+	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+			      "governor", jstr_or_null(e->governor),
+			      "scaling_driver", jstr_or_null(e->driver),
+			      "min_khz", jlong_or_null(e->min_khz),
+			      "max_khz", jlong_or_null(e->max_khz),
+			      "base_khz", jlong_or_null(e->nr_cpus ? e->cpu[0].base_khz : -1),
+			      "boost", jbool_or_null(e->boost),
+			      "intel_pstate_no_turbo", jbool_or_null(e->no_turbo));
+	bool mixed = !strcmp(e->governor, "mixed") || !strcmp(e->driver, "mixed") ||
+		     (e->min_khz < 0 && e->cpu && e->nr_cpus && e->cpu[0].min_khz >= 0) ||
+		     (e->max_khz < 0 && e->cpu && e->nr_cpus && e->cpu[0].max_khz >= 0);
+
+	if (o && mixed)
+		json_object_set_new(o, "per_cpu", per_cpu_json(e, true));
+	return o;
+}
+
+json_t *pb_env_json(const struct pb_env *e)
+{
+	return json_pack("{s:s,s:i,s:o,s:o,s:o,s:o,s:{s:o,s:o},s:{s:b,s:o,s:o},"
+			 "s:{s:o,s:o},s:{s:o,s:o,s:o,s:o}}",
+			 "sysroot", pb_sys_root(),
+			 "cpus", e->nr_cpus,
+			 "model", jstr_or_null(e->model),
+			 "cpufreq", env_cpufreq_json(e),
+			 "thermal_throttle", per_cpu_json(e, false),
+			 "nmi_watchdog", jbool_or_null(e->nmi_watchdog),
+			 "perf_event_paranoid",
+			 "level", e->paranoid_known ? json_integer(e->paranoid) : json_null(),
+			 "forbids", e->paranoid_known ?
+				 json_string(pb_paranoid_words(e->paranoid)) : json_null(),
+			 "pmu", "present", e->pmu == 1,
+			 "name", jstr_or_null(e->pmu_name),
+			 "virtualised", jbool_or_null(e->hypervisor),
+			 "smt", "control", jstr_or_null(e->smt_control),
+			 "active", jbool_or_null(e->smt_active),
+			 "isolation", "isolated", json_string(e->isolated),
+			 "nohz_full", json_string(e->nohz_full),
+			 "cmdline_isolcpus", jstr_or_null(e->cmd_isolcpus),
+			 "cmdline_nohz_full", jstr_or_null(e->cmd_nohz_full));
+}
+
+/* ---- per-CPU busy time ---- */
+
+static void cpustat_line(const char *line, struct pb_cpustat *s, double ns_per_tick)
+{
+	unsigned long long v[8] = { 0 };
+
+	/* user nice system idle iowait irq softirq steal */
+	if (sscanf(line, "%*s %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7]) < 4)
+		return;
+	s->known = true;
+	s->busy_ns = (uint64_t)((v[0] + v[1] + v[2] + v[5] + v[6]) * ns_per_tick);
+	s->idle_ns = (uint64_t)((v[3] + v[4]) * ns_per_tick);
+	s->steal_ns = (uint64_t)(v[7] * ns_per_tick);
+	s->irq_ns = (uint64_t)((v[5] + v[6]) * ns_per_tick);
+}
+
+static const char *next_line(const char *s)
+{
+	s = strchr(s, '\n');
+	return s ? s + 1 : NULL;
+}
+
+int pb_cpustat_parse(const char *procstat, const int *cpus, int n, struct pb_cpustat *out)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double ns_per_tick = 1e9 / (hz > 0 ? hz : 100);
+	const char *line;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].cpu = cpus[i];
+	}
+	for (line = procstat; line && *line; line = next_line(line)) {
+		long cpu;
+
+		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+			continue;
+		cpu = strtol(line + 3, NULL, 10);
+		for (i = 0; i < n; i++)
+			if (cpus[i] == cpu)
+				cpustat_line(line, &out[i], ns_per_tick);
+	}
+	return 0;
+}
+
+int pb_cpustat_snapshot(const int *cpus, int n, struct pb_cpustat *out)
+{
+	size_t len = 1 << 20;		/* /proc/stat of a few thousand CPUs */
+	char *buf = malloc(len);
+	int i;
+
+	if (!buf || pb_sys_read(buf, len, "/proc/stat") < 0) {
+		free(buf);
+		for (i = 0; i < n; i++) {
+			memset(&out[i], 0, sizeof(out[i]));
+			out[i].cpu = cpus[i];
+			out[i].core_throttle = out[i].pkg_throttle = PB_ENV_UNKNOWN;
+		}
+		return -1;
+	}
+	pb_cpustat_parse(buf, cpus, n, out);
+	free(buf);
+	for (i = 0; i < n; i++) {
+		out[i].core_throttle = read_long_or_unknown(
+			"/sys/devices/system/cpu/cpu%d/thermal_throttle/core_throttle_count",
+			cpus[i]);
+		out[i].pkg_throttle = read_long_or_unknown(
+			"/sys/devices/system/cpu/cpu%d/thermal_throttle/package_throttle_count",
+			cpus[i]);
+	}
+	return 0;
+}
+
+/* ---- checks over a job ---- */
+
+static void check_throttle(const struct pb_cpustat *b, const struct pb_cpustat *e, int n,
+			   struct pb_anomalies *a)
+{
+	char what[240];
+	int i, len = 0;
+
+	what[0] = '\0';
+	for (i = 0; i < n; i++) {
+		long dc = (b[i].core_throttle >= 0 && e[i].core_throttle >= 0) ?
+			  e[i].core_throttle - b[i].core_throttle : 0;
+		long dp = (b[i].pkg_throttle >= 0 && e[i].pkg_throttle >= 0) ?
+			  e[i].pkg_throttle - b[i].pkg_throttle : 0;
+		int m;
+
+		if (dc <= 0 && dp <= 0)
+			continue;
+		m = snprintf(what + len, sizeof(what) - len, "%scpu%d core +%ld package +%ld",
+			     len ? ", " : "", b[i].cpu, dc > 0 ? dc : 0, dp > 0 ? dp : 0);
+		if (m < 0 || (size_t)m >= sizeof(what) - len)
+			break;
+		len += m;
+	}
+	if (what[0])
+		pb_anomaly_add(a, "throttling", PB_SEV_ERROR,
+			       "improve cooling or lower the load (disable turbo); rerun",
+			       "thermal throttling during the job: %s", what);
+}
+
+void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat *after,
+		       int n, double elapsed_s, const struct pb_others_delta *others,
+		       struct pb_anomalies *a, double *other_frac)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	double steal = 0, cap, frac, tick_ns = 1e9 / (hz > 0 ? hz : 100);
+	char top[96] = "";
+	int i, known = 0;
+
+	*other_frac = -1;
+	check_throttle(before, after, n, a);
+	for (i = 0; i < n; i++) {
+		if (!before[i].known || !after[i].known)
+			continue;
+		known++;
+		if (after[i].steal_ns > before[i].steal_ns)
+			steal += after[i].steal_ns - before[i].steal_ns;
+	}
+	cap = elapsed_s * n * 1e9;
+	if (cap <= 0)
+		return;
+	if (known && steal / (cap * known / n) > PB_NEIGHBOR_WARN &&
+	    steal > PB_NEIGHBOR_TICKS * tick_ns * known)
+		pb_anomaly_add(a, "cpu-steal", PB_SEV_WARN,
+			       "the hypervisor ran other guests on these CPUs: use dedicated vCPUs",
+			       "steal time %.1f %% of the job's CPU time (%.3f s of %.3f s)",
+			       100 * steal / (cap * known / n), steal / 1e9, cap * known / n / 1e9);
+	if (!others)
+		return;
+	/* shares of unbound tasks are estimates: never more than the CPUs had */
+	frac = others->ns < cap ? others->ns / cap : 1;
+	*other_frac = frac;
+	if (frac <= PB_NEIGHBOR_WARN)
+		return;
+	if (others->top_pid)
+		snprintf(top, sizeof(top), "; most: %s (pid %d) %.3f s",
+			 others->top_comm[0] ? others->top_comm : "?", (int)others->top_pid,
+			 others->top_ns / 1e9);
+	pb_anomaly_add(a, "noisy-neighbor", frac > PB_NEIGHBOR_ERROR ? PB_SEV_ERROR : PB_SEV_WARN,
+		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
+		       "other tasks ran %.1f %% of the job's %d CPUs' time in its metric "
+		       "windows (%.3f s of %.3f s%s)", 100 * frac, n, others->ns / 1e9,
+		       cap / 1e9, top);
+}
+
+bool pb_check_cv(double cv, struct pb_anomalies *a)
+{
+	if (!(cv > PB_CV_NOISY))	/* NaN too */
+		return false;
+	pb_anomaly_add(a, "noisy", PB_SEV_WARN,
+		       "more repeats or a longer runtime; quiet the machine (pinbench doctor)",
+		       "run-to-run variation CV %.2f %% (above %.0f %%)", 100 * cv,
+		       100 * PB_CV_NOISY);
+	return true;
+}
+
+bool pb_check_migration(const char *role, int instance, int planned,
+			const int *seen, int n, struct pb_anomalies *a)
+{
+	char list[160];
+	int i, j, len = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		int m;
+
+		if (seen[i] == planned)
+			continue;
+		for (j = 0; j < i && seen[j] != seen[i]; j++)
+			;
+		if (j < i)
+			continue;	/* already listed */
+		m = snprintf(list + len, sizeof(list) - len, "%s%d", len ? "," : "", seen[i]);
+		if (m < 0 || (size_t)m >= sizeof(list) - len)
+			break;
+		len += m;
+	}
+	if (!list[0])
+		return false;
+	pb_anomaly_add(a, "migration", PB_SEV_ERROR,
+		       "something changed the affinity (cpuset, taskset, CPU hotplug): check it",
+		       "%s#%d was pinned to cpu %d but ran on cpu %s", role, instance, planned,
+		       list);
+	return true;
+}
+
+/* ---- environment checks (pinbench doctor) ---- */
+
+const char *pb_check_status_name(enum pb_check_status s)
+{
+	static const char *const names[] = { "ok", "skip", "warn", "fail" };
+
+	return s <= PB_CHECK_FAIL ? names[s] : "?";
+}
+
+static void set_check(struct pb_check *c, const char *name, enum pb_check_status st,
+		      const char *fix)
+{
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->status = st;
+	snprintf(c->fix, sizeof(c->fix), "%s", st >= PB_CHECK_WARN ? fix : "");
+}
+
+/* "mixed: performance on 6 CPUs, powersave on 2" */
+static void mixed_governors(const struct pb_env *e, char *out, size_t len)
+{
+	size_t used = snprintf(out, len, "mixed:");
+	int i, j, k;
+
+	for (i = 0; i < e->nr_cpus && used < len; i++) {
+		for (j = 0; j < i && strcmp(e->cpu[j].governor, e->cpu[i].governor); j++)
+			;
+		if (j < i)
+			continue;	/* counted with an earlier CPU */
+		for (k = 0, j = i; j < e->nr_cpus; j++)
+			k += !strcmp(e->cpu[j].governor, e->cpu[i].governor);
+		used += snprintf(out + used, len - used, "%s %s on %d CPU%s", i ? "," : "",
+				 e->cpu[i].governor[0] ? e->cpu[i].governor : "unknown", k,
+				 k > 1 ? "s" : "");
+	}
+}
+
+static void check_governor(const struct pb_env *e, struct pb_check *c)
+{
+	const char *g = e->governor, *drv = e->driver[0] ? e->driver : "unknown driver";
+	enum pb_check_status st = PB_CHECK_WARN;
+
+	if (!g[0])
+		st = PB_CHECK_SKIP;
+	else if (!strcmp(g, "performance"))
+		st = PB_CHECK_OK;
+	else if (!strcmp(g, "powersave") && !strcmp(e->driver, "acpi-cpufreq"))
+		st = PB_CHECK_FAIL;	/* acpi-cpufreq powersave = minimum clock */
+	set_check(c, "governor", st, "cpupower frequency-set -g performance");
+	if (st == PB_CHECK_SKIP)
+		snprintf(c->figure, sizeof(c->figure), "unknown (no cpufreq: a VM, or disabled)");
+	else if (!strcmp(g, "mixed"))
+		mixed_governors(e, c->figure, sizeof(c->figure));
+	else
+		snprintf(c->figure, sizeof(c->figure), "%s on %d CPUs (%s)%s", g, e->nr_cpus,
+			 drv, st == PB_CHECK_FAIL ? ": the clock is held at its minimum" :
+			 st == PB_CHECK_WARN ? ": the clock follows the load" : "");
+}
+
+static void check_boost(const struct pb_env *e, struct pb_check *c)
+{
+	if (e->no_turbo >= 0) {
+		set_check(c, "boost", e->no_turbo ? PB_CHECK_OK : PB_CHECK_WARN,
+			  "echo 1 > /sys/devices/system/cpu/intel_pstate/no_turbo");
+		snprintf(c->figure, sizeof(c->figure), "%s (intel_pstate no_turbo=%d)%s",
+			 e->no_turbo ? "off" : "on", e->no_turbo,
+			 e->no_turbo ? "" : ": the clock depends on load and temperature");
+	} else if (e->boost >= 0) {
+		set_check(c, "boost", e->boost ? PB_CHECK_WARN : PB_CHECK_OK,
+			  "echo 0 > /sys/devices/system/cpu/cpufreq/boost");
+		snprintf(c->figure, sizeof(c->figure), "%s (cpufreq boost=%d)%s",
+			 e->boost ? "on" : "off", e->boost,
+			 e->boost ? ": the clock depends on load and temperature" : "");
+	} else {
+		set_check(c, "boost", PB_CHECK_SKIP, "");
+		snprintf(c->figure, sizeof(c->figure), "unknown (no boost or no_turbo control)");
+	}
+}
+
+static void check_throttling(const struct pb_env *e, struct pb_check *c)
+{
+	long total = pb_env_throttle_total(e), worst = 0;
+	int i, wcpu = -1;
+
+	for (i = 0; i < e->nr_cpus; i++) {
+		long t = (e->cpu[i].core_throttle > 0 ? e->cpu[i].core_throttle : 0) +
+			 (e->cpu[i].pkg_throttle > 0 ? e->cpu[i].pkg_throttle : 0);
+
+		if (t > worst) {
+			worst = t;
+			wcpu = e->cpu[i].cpu;
+		}
+	}
+	set_check(c, "throttling", total < 0 ? PB_CHECK_SKIP : total ? PB_CHECK_WARN : PB_CHECK_OK,
+		  "check cooling and fans; pinbench flags throttling that happens during a job");
+	if (total < 0)
+		snprintf(c->figure, sizeof(c->figure), "unknown (no thermal_throttle counters)");
+	else if (total)
+		snprintf(c->figure, sizeof(c->figure),
+			 "%ld throttle events since boot (most on cpu%d: %ld)", total, wcpu, worst);
+	else
+		snprintf(c->figure, sizeof(c->figure), "0 throttle events since boot");
+}
+
+static void check_watchdog(const struct pb_env *e, struct pb_check *c)
+{
+	set_check(c, "nmi_watchdog", e->nmi_watchdog < 0 ? PB_CHECK_SKIP :
+		  e->nmi_watchdog ? PB_CHECK_WARN : PB_CHECK_OK,
+		  "echo 0 > /proc/sys/kernel/nmi_watchdog");
+	snprintf(c->figure, sizeof(c->figure), "%s", e->nmi_watchdog < 0 ? "unknown" :
+		 e->nmi_watchdog ? "on: it holds a hardware counter on every CPU" : "off");
+}
+
+static void check_paranoid(const struct pb_env *e, bool priv, struct pb_check *c)
+{
+	enum pb_check_status st;
+
+	if (!e->paranoid_known) {
+		set_check(c, "perf_event_paranoid", PB_CHECK_SKIP, "");
+		snprintf(c->figure, sizeof(c->figure), "unknown");
+		return;
+	}
+	st = priv || e->paranoid <= 0 ? PB_CHECK_OK :
+	     e->paranoid >= 3 ? PB_CHECK_FAIL : PB_CHECK_WARN;
+	set_check(c, "perf_event_paranoid", st,
+		  "echo 0 > /proc/sys/kernel/perf_event_paranoid (or run with CAP_PERFMON)");
+	snprintf(c->figure, sizeof(c->figure), "%d: forbids %s%s", e->paranoid,
+		 pb_paranoid_words(e->paranoid), priv ? " (you are privileged)" : "");
+}
+
+static void check_pmu(const struct pb_env *e, struct pb_check *c)
+{
+	const char *virt = e->hypervisor == 1 ? "virtualised" :
+			   e->hypervisor == 0 ? "bare metal" : "virtualisation unknown";
+
+	set_check(c, "pmu", e->pmu < 0 ? PB_CHECK_SKIP : e->pmu ? PB_CHECK_OK : PB_CHECK_WARN,
+		  "enable the guest PMU (QEMU/KVM: -cpu host,pmu=on); "
+		  "the probe stands in meanwhile");
+	if (e->pmu < 0)
+		snprintf(c->figure, sizeof(c->figure), "unknown (no /sys/bus/event_source)");
+	else if (e->pmu)
+		snprintf(c->figure, sizeof(c->figure), "%s (%s)", e->pmu_name, virt);
+	else
+		snprintf(c->figure, sizeof(c->figure),
+			 "none (%s): no cycles or instructions, software events only", virt);
+}
+
+static void check_smt(const struct pb_env *e, struct pb_check *c)
+{
+	set_check(c, "smt", e->smt_control[0] ? PB_CHECK_OK : PB_CHECK_SKIP, "");
+	if (!e->smt_control[0])
+		snprintf(c->figure, sizeof(c->figure), "unknown");
+	else
+		snprintf(c->figure, sizeof(c->figure), "control %s, %s%s", e->smt_control,
+			 e->smt_active == 1 ? "active" : e->smt_active == 0 ? "inactive" :
+			 "activity unknown", e->smt_active == 1 ?
+			 ": keep other work off the siblings of measured CPUs" : "");
+}
+
+static void check_tracepoints(const struct pb_env *e, struct pb_check *c)
+{
+	char path[512];
+	struct stat st;
+
+	pb_sys_path(path, sizeof(path), "/sys/kernel");
+	if (!e->tracefs[0] && stat(path, &st)) {	/* no /sys/kernel: can't tell */
+		set_check(c, "tracepoints", PB_CHECK_SKIP, "");
+		snprintf(c->figure, sizeof(c->figure), "unknown");
+		return;
+	}
+	set_check(c, "tracepoints", e->tracefs[0] ? PB_CHECK_OK : PB_CHECK_WARN,
+		  "mount -t tracefs nodev /sys/kernel/tracing");
+	if (e->tracefs[0])
+		snprintf(c->figure, sizeof(c->figure), "%.150s readable: wakeups/op counted",
+			 e->tracefs);
+	else
+		snprintf(c->figure, sizeof(c->figure),
+			 "tracefs not mounted or not readable: no sched tracepoints, no wakeups/op");
+}
+
+static void check_isolation(const struct pb_env *e, struct pb_check *c)
+{
+	const char *iso = e->isolated[0] ? e->isolated : e->cmd_isolcpus;
+	const char *nohz = e->nohz_full[0] ? e->nohz_full : e->cmd_nohz_full;
+
+	if (!e->isolated_known && !e->cmdline_known) {
+		set_check(c, "isolation", PB_CHECK_SKIP, "");
+		snprintf(c->figure, sizeof(c->figure), "unknown");
+		return;
+	}
+	set_check(c, "isolation", iso[0] || nohz[0] ? PB_CHECK_OK : PB_CHECK_WARN,
+		  "boot with isolcpus=N-M nohz_full=N-M (or use a cpuset) and place jobs there");
+	if (iso[0] || nohz[0])
+		snprintf(c->figure, sizeof(c->figure), "isolcpus %.80s, nohz_full %.80s",
+			 iso[0] ? iso : "none", nohz[0] ? nohz : "none");
+	else
+		snprintf(c->figure, sizeof(c->figure),
+			 "no isolated CPUs: other tasks may run on measured CPUs");
+}
+
+int pb_env_checks(const struct pb_env *e, bool privileged, struct pb_check *out, int max)
+{
+	struct pb_check c[9];
+	int i, n = 0;
+
+	memset(c, 0, sizeof(c));
+	check_governor(e, &c[n++]);
+	check_boost(e, &c[n++]);
+	check_throttling(e, &c[n++]);
+	check_watchdog(e, &c[n++]);
+	check_paranoid(e, privileged, &c[n++]);
+	check_pmu(e, &c[n++]);
+	check_smt(e, &c[n++]);
+	check_isolation(e, &c[n++]);
+	check_tracepoints(e, &c[n++]);
+	for (i = 0; i < n && i < max; i++)
+		out[i] = c[i];
+	return i;
+}
+
+void pb_env_anomalies(const struct pb_env *e, bool privileged, struct pb_anomalies *a)
+{
+	struct pb_check c[9];
+	int i, n = pb_env_checks(e, privileged, c, 9);
+
+	for (i = 0; i < n; i++) {
+		char kind[40];
+
+		if (c[i].status < PB_CHECK_WARN)
+			continue;
+		snprintf(kind, sizeof(kind), "env-%.27s", c[i].name);
+		pb_anomaly_add(a, kind, c[i].status == PB_CHECK_FAIL ? PB_SEV_ERROR : PB_SEV_WARN,
+			       c[i].fix, "%s: %s", c[i].name, c[i].figure);
+	}
+}
+
+bool pb_perf_privileged(void)
+{
+	char line[256];
+	bool priv = geteuid() == 0;
+	FILE *f = fopen("/proc/self/status", "r");	/* this process: never the sysroot */
+
+	while (f && !priv && fgets(line, sizeof(line), f)) {
+		unsigned long long cap;
+
+		if (sscanf(line, "CapEff: %llx", &cap) == 1)
+			priv = (cap >> 38 & 1) || (cap >> 21 & 1);	/* PERFMON, SYS_ADMIN */
+	}
+	if (f)
+		fclose(f);
+	return priv;
+}

@@ -1,0 +1,895 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * probe.c - PMU-free frequency probe, nominal clock, observer loop.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <x86intrin.h>
+#endif
+
+#include "sys/env.h"
+#include "sys/probe.h"
+
+#define CHAIN_LEN	1000		/* instructions per loop iteration */
+#define ADD_ITERS	1000		/* 1e6 cycles: ~0.3 ms at 3 GHz */
+#define IMUL_ITERS	334		/* 3 cycles each: ~1e6 cycles */
+#define PROBE_WARMUP_NS	10e6		/* 10 ms of the add chain first */
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Run fn(arg) in a thread pinned to cpu (-1: unpinned).  0, or an errno. */
+static int run_pinned(int cpu, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t set;
+	int r;
+
+	r = pthread_attr_init(&attr);
+	if (r)
+		return r;
+	if (cpu >= 0) {
+		if (cpu >= CPU_SETSIZE) {
+			pthread_attr_destroy(&attr);
+			return EINVAL;
+		}
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		r = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	if (!r)
+		r = pthread_create(&t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	if (r)
+		return r;
+	return pthread_join(t, NULL);
+}
+
+struct probe_arg {
+	int	cpu;
+	int	ran_on;
+	double	add_ns[PB_PROBE_SAMPLES], imul_ns[PB_PROBE_SAMPLES];
+	double	wall_ns, cpu_ns;	/* over the samples */
+};
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+#if defined(__x86_64__)
+bool pb_probe_available(void)
+{
+	return true;
+}
+
+static __attribute__((noinline)) uint64_t add_chain(uint64_t iters)
+{
+	uint64_t x = 0, one = 1;
+
+	while (iters--)
+		asm volatile(".rept 1000\n\taddq %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+	return x;
+}
+
+static __attribute__((noinline)) uint64_t imul_chain(uint64_t iters)
+{
+	uint64_t x = 1, one = 1;
+
+	while (iters--)
+		asm volatile(".rept 1000\n\timulq %1, %0\n\t.endr" : "+r"(x) : "r"(one));
+	return x;
+}
+
+static double time_chain(uint64_t (*chain)(uint64_t), uint64_t iters)
+{
+	double t0 = now_ns();
+
+	chain(iters);
+	return now_ns() - t0;
+}
+
+static void *probe_thread(void *v)
+{
+	struct probe_arg *p = v;
+	double t0, c0;
+	int i;
+
+	/* warm-up: caches, and the clock a busy CPU ramps to (as the job's will) */
+	t0 = now_ns();
+	while (now_ns() - t0 < PROBE_WARMUP_NS)
+		time_chain(add_chain, ADD_ITERS);
+	time_chain(imul_chain, IMUL_ITERS);
+	t0 = now_ns();
+	c0 = thread_cpu_ns();
+	for (i = 0; i < PB_PROBE_SAMPLES; i++) {
+		p->add_ns[i] = time_chain(add_chain, ADD_ITERS);
+		p->imul_ns[i] = time_chain(imul_chain, IMUL_ITERS);
+	}
+	p->cpu_ns = thread_cpu_ns() - c0;
+	p->wall_ns = now_ns() - t0;
+	p->ran_on = sched_getcpu();
+	return NULL;
+}
+
+static int nominal_cpuid(double *mhz)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 0x16)
+		return -1;
+	__cpuid_count(0x16, 0, a, b, c, d);
+	(void)b;
+	(void)c;
+	(void)d;
+	if (!(a & 0xffff))
+		return -1;
+	*mhz = a & 0xffff;
+	return 0;
+}
+
+static int nominal_tsc(double *mhz)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	double t0, t1, c0, c1;
+
+	c0 = __rdtsc();
+	t0 = now_ns();
+	c0 = (c0 + __rdtsc()) / 2;
+	nanosleep(&ts, NULL);
+	c1 = __rdtsc();
+	t1 = now_ns();
+	c1 = (c1 + __rdtsc()) / 2;
+	if (t1 <= t0 || c1 <= c0)
+		return -1;
+	*mhz = (c1 - c0) / (t1 - t0) * 1000;
+	return 0;
+}
+#else
+bool pb_probe_available(void)
+{
+	return getenv(PB_PROBE_ENV) != NULL;
+}
+
+static void *probe_thread(void *v)
+{
+	struct probe_arg *p = v;
+
+	p->ran_on = sched_getcpu();
+	return NULL;
+}
+
+static int nominal_cpuid(double *mhz)
+{
+	(void)mhz;
+	return -1;
+}
+
+static int nominal_tsc(double *mhz)
+{
+	(void)mhz;
+	return -1;
+}
+#endif
+
+/* ---- summaries ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median and quartiles of v[n] (sorted in place). */
+static double quartiles(double *v, int n, double *q25, double *q75)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	*q25 = v[n / 4];
+	*q75 = v[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void pb_probe_summarise(struct pb_probe *p, const double *add_mhz, const double *imul_mhz,
+			int n, double off_cpu, double steal_irq)
+{
+	double a[PB_PROBE_SAMPLES], m[PB_PROBE_SAMPLES], q25, q75, iq25, iq75;
+
+	if (n > PB_PROBE_SAMPLES)
+		n = PB_PROBE_SAMPLES;
+	p->nr_samples = n;
+	if (n <= 0) {
+		p->mhz = p->add_mhz = p->imul_mhz = 0;
+		return;
+	}
+	memcpy(a, add_mhz, n * sizeof(*a));
+	memcpy(m, imul_mhz, n * sizeof(*m));
+	p->add_mhz = quartiles(a, n, &q25, &q75);
+	p->imul_mhz = quartiles(m, n, &iq25, &iq75);
+	p->mhz = p->add_mhz;
+	p->spread = fabs(p->add_mhz - p->imul_mhz) / fmax(p->add_mhz, p->imul_mhz);
+	p->disp = p->add_mhz > 0 ? (q75 - q25) / p->add_mhz : 0;
+	p->off_cpu = off_cpu > 0 ? off_cpu : 0;
+	p->steal_irq = steal_irq > 0 ? steal_irq : 0;
+	p->disturbed = p->disp > PB_PROBE_DISP_MAX || p->off_cpu > PB_PROBE_OFF_MAX ||
+		       p->steal_irq > PB_PROBE_OFF_MAX;
+}
+
+void pb_probe_why(const struct pb_probe *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d samples disagree by %.1f %% (IQR/median), %.1f %% of its "
+		 "%.0f ms off the CPU, %.1f %% steal+irq", p->nr_samples, 100 * p->disp,
+		 100 * p->off_cpu, 1000 * p->wall_s, 100 * p->steal_irq);
+}
+
+/* ---- injected readings (the test seam) ---- */
+
+static struct {
+	bool			loaded;
+	int			nr;
+	struct pb_inject_line	line[PB_INJECT_MAX];
+	int			*used;	/* shared: forked job processes consume too */
+	char			err[160];
+} inj;
+
+static int parse_fraction(const char *tok, const char *key, double *v)
+{
+	size_t k = strlen(key);
+	char *end;
+
+	if (strncmp(tok, key, k))
+		return 0;
+	*v = strtod(tok + k, &end);
+	return *end || end == tok + k || *v < 0 || *v > 1 ? -1 : 1;
+}
+
+static int parse_inject_line(char *s, struct pb_inject_line *l)
+{
+	char *colon = strchr(s, ':'), *tok, *save = NULL;
+
+	memset(l, 0, sizeof(*l));
+	if (!colon)
+		return -1;
+	*colon = '\0';
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!strcmp(s, "*") || !strcmp(s, "* "))
+		l->cpu = -1;
+	else if (sscanf(s, "%d", &l->cpu) != 1 || l->cpu < 0)
+		return -1;
+	for (tok = strtok_r(colon + 1, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		char *end;
+		int r = parse_fraction(tok, "off=", &l->off_cpu);
+
+		if (!r)
+			r = parse_fraction(tok, "steal=", &l->steal_irq);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (l->n == PB_PROBE_SAMPLES)
+			return -1;
+		l->mhz[l->n] = strtod(tok, &end);
+		if (*end || end == tok || l->mhz[l->n] <= 0)
+			return -1;
+		l->n++;
+	}
+	return l->n ? 0 : -1;
+}
+
+int pb_probe_inject_parse(const char *text, struct pb_inject_line *out, int max,
+			  char *err, size_t len)
+{
+	char line[1024];
+	int nr = 0, lineno = 0;
+
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+
+		lineno++;
+		snprintf(line, sizeof(line), "%.*s", (int)n, text);
+		text += n + (text[n] == '\n');
+		line[strcspn(line, "#")] = '\0';
+		if (!line[strspn(line, " \t")])
+			continue;
+		if (nr == max) {
+			snprintf(err, len, "line %d: more than %d probes", lineno, max);
+			return -1;
+		}
+		if (parse_inject_line(line, &out[nr])) {
+			snprintf(err, len, "line %d: not \"CPU: MHZ ... [off=F] [steal=F]\"",
+				 lineno);
+			return -1;
+		}
+		nr++;
+	}
+	return nr;
+}
+
+/* Load $PINBENCH_PROBE_FILE once.  1 injected, 0 not, -1 broken (inj.err). */
+static int inject_load(void)
+{
+	const char *path = getenv(PB_PROBE_ENV);
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	FILE *f;
+	char e[128];
+
+	if (!path || !*path)
+		return 0;
+	if (inj.loaded)
+		return inj.err[0] ? -1 : 1;
+	inj.loaded = true;
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(inj.err, sizeof(inj.err), "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	got = getdelim(&text, &cap, '\0', f);
+	fclose(f);
+	inj.nr = got < 0 ? 0 : pb_probe_inject_parse(text, inj.line, PB_INJECT_MAX, e, sizeof(e));
+	free(text);
+	if (inj.nr < 0) {
+		snprintf(inj.err, sizeof(inj.err), "%s %s", path, e);
+		return -1;
+	}
+	inj.used = mmap(NULL, PB_INJECT_MAX * sizeof(int), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (inj.used == MAP_FAILED) {
+		inj.used = NULL;
+		snprintf(inj.err, sizeof(inj.err), "mmap: %s", strerror(errno));
+		return -1;
+	}
+	return 1;
+}
+
+int pb_probe_inject_check(char *err, size_t len)
+{
+	if (inject_load() >= 0)
+		return 0;
+	snprintf(err, len, "$%s: %s", PB_PROBE_ENV, inj.err);
+	return -1;
+}
+
+/* The next injected line for cpu (its own lines, else "*" lines); NULL when none. */
+static const struct pb_inject_line *inject_next(int cpu)
+{
+	const struct pb_inject_line *last = NULL;
+
+	for (int pass = 0; pass < 2 && !last; pass++) {
+		int want = pass ? -1 : cpu;
+
+		for (int i = 0; i < inj.nr; i++) {
+			if (inj.line[i].cpu != want)
+				continue;
+			last = &inj.line[i];
+			if (!__atomic_exchange_n(&inj.used[i], 1, __ATOMIC_ACQ_REL))
+				return last;
+		}
+	}
+	return last;	/* exhausted: the last reading sticks */
+}
+
+static int probe_injected(int cpu, struct pb_probe *p, char *err, size_t len)
+{
+	const struct pb_inject_line *l = inject_next(cpu);
+
+	if (!l) {
+		snprintf(err, len, "probe on cpu %d: no reading for it in $%s", cpu, PB_PROBE_ENV);
+		return -1;
+	}
+	pb_probe_summarise(p, l->mhz, l->mhz, l->n, l->off_cpu, l->steal_irq);
+	p->wall_s = l->n * 2e6 / p->mhz / 1e6;	/* what the chains would have taken */
+	return 0;
+}
+
+/* ---- probing ---- */
+
+/* Steal + irq + softirq of cpu, in ns (0 when /proc/stat is unreadable). */
+static double steal_irq_ns(int cpu)
+{
+	struct pb_cpustat s;
+
+	if (cpu < 0 || pb_cpustat_snapshot(&cpu, 1, &s) || !s.known)
+		return 0;
+	return (double)s.steal_ns + s.irq_ns;
+}
+
+int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
+{
+	struct probe_arg arg = { .cpu = cpu, .ran_on = -1 };
+	double add[PB_PROBE_SAMPLES], imul[PB_PROBE_SAMPLES], si0;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->cpu = cpu;
+	r = inject_load();
+	if (r < 0) {
+		snprintf(err, len, "injected probe readings: %s", inj.err);
+		return -1;
+	}
+	if (r > 0)
+		return probe_injected(cpu, p, err, len);
+	if (!pb_probe_available()) {
+		snprintf(err, len, "no frequency probe on this architecture");
+		return -1;
+	}
+	si0 = steal_irq_ns(cpu);
+	r = run_pinned(cpu, probe_thread, &arg);
+	if (r) {
+		snprintf(err, len, "probe on cpu %d: %s", cpu, strerror(r));
+		return -1;
+	}
+	if (cpu >= 0 && arg.ran_on != cpu) {
+		snprintf(err, len, "probe pinned to cpu %d ran on cpu %d", cpu, arg.ran_on);
+		return -1;
+	}
+	for (int i = 0; i < PB_PROBE_SAMPLES; i++) {
+		add[i] = (double)ADD_ITERS * CHAIN_LEN / arg.add_ns[i] * 1000;
+		imul[i] = 3.0 * IMUL_ITERS * CHAIN_LEN / arg.imul_ns[i] * 1000;
+	}
+	pb_probe_summarise(p, add, imul, PB_PROBE_SAMPLES,
+			   arg.wall_ns > 0 ? 1 - arg.cpu_ns / arg.wall_ns : 0,
+			   arg.wall_ns > 0 ? (steal_irq_ns(cpu) - si0) / arg.wall_ns : 0);
+	p->wall_s = arg.wall_ns / 1e9;
+	return 0;
+}
+
+json_t *pb_probe_json(const struct pb_probe *p)
+{
+	return json_pack("{s:i,s:f,s:f,s:f,s:f,s:i,s:f,s:f,s:f,s:f,s:b}", "cpu", p->cpu,
+			 "mhz", p->mhz, "add_mhz", p->add_mhz, "imul_mhz", p->imul_mhz,
+			 "spread", p->spread, "samples", p->nr_samples, "dispersion", p->disp,
+			 "off_cpu", p->off_cpu, "steal_irq", p->steal_irq, "wall_s", p->wall_s,
+			 "disturbed", p->disturbed);
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+void pb_probe_confirm(int cpu, struct pb_confirm *c)
+{
+	double clean[PB_CONFIRM_PROBES], t0 = now_ns();
+	struct pb_probe p;
+	char err[128];
+
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < PB_CONFIRM_PROBES; i++) {
+		if (i)
+			sleep_s(PB_CONFIRM_SPAN_S / (PB_CONFIRM_PROBES - 1));
+		c->mhz[c->nr++] = pb_probe_cpu(cpu, &p, err, sizeof(err)) ? 0 : p.mhz;
+		if (p.mhz > 0 && !p.disturbed)
+			clean[c->nr_clean++] = p.mhz;
+	}
+	c->span_s = (now_ns() - t0) / 1e9;
+	if (c->nr_clean >= 3) {
+		double q25, q75;
+
+		c->median = quartiles(clean, c->nr_clean, &q25, &q75);
+		c->lo = clean[0];		/* sorted by quartiles() */
+		c->hi = clean[c->nr_clean - 1];
+	}
+}
+
+json_t *pb_confirm_json(const struct pb_confirm *c)
+{
+	json_t *v = json_array();
+
+	for (int i = 0; i < c->nr; i++)
+		json_array_append_new(v, c->mhz[i] > 0 ? json_real(c->mhz[i]) : json_null());
+	return json_pack("{s:o,s:i,s:o,s:f}", "mhz", v, "undisturbed", c->nr_clean,
+			 "median_mhz", c->median > 0 ? json_real(c->median) : json_null(),
+			 "span_s", c->span_s);
+}
+
+/* ---- nominal ---- */
+
+int pb_nominal_from_model(const char *model, double *mhz)
+{
+	const char *at = strrchr(model, '@');
+	char *end;
+	double v;
+
+	if (!at)
+		return -1;
+	v = strtod(at + 1, &end);
+	if (end == at + 1 || v <= 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (!strncasecmp(end, "GHz", 3))
+		*mhz = v * 1000;
+	else if (!strncasecmp(end, "MHz", 3))
+		*mhz = v;
+	else
+		return -1;
+	return 0;
+}
+
+/* "model name" of /proc/cpuinfo, and whether the TSC is constant */
+static void cpuinfo_facts(char *model, size_t len, bool *constant_tsc)
+{
+	char path[4096], line[4096];
+	FILE *f;
+
+	model[0] = '\0';
+	*constant_tsc = false;
+	if (pb_sys_path(path, sizeof(path), "/proc/cpuinfo") < 0)
+		return;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "model name", 10) && !model[0])
+			snprintf(model, len, "%s", colon + 1);
+		if (!strncmp(line, "flags", 5)) {
+			*constant_tsc = strstr(colon, " constant_tsc") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+}
+
+static void set_nominal(struct pb_nominal *n, double mhz, const char *src)
+{
+	n->mhz = mhz;
+	snprintf(n->source, sizeof(n->source), "%s", src);
+}
+
+int pb_nominal_detect(int cpu, struct pb_nominal *n)
+{
+	char model[256];
+	bool constant_tsc;
+	double mhz;
+	long khz;
+
+	set_nominal(n, 0, "unknown");
+	if (!pb_sys_read_long(&khz, "/sys/devices/system/cpu/cpu%d/cpufreq/base_frequency",
+			      cpu < 0 ? 0 : cpu) && khz > 0) {
+		set_nominal(n, khz / 1000.0, "base_frequency");
+		return 0;
+	}
+	cpuinfo_facts(model, sizeof(model), &constant_tsc);
+	if (!pb_nominal_from_model(model, &mhz)) {
+		set_nominal(n, mhz, "model-name");
+		return 0;
+	}
+	if (!nominal_cpuid(&mhz)) {
+		set_nominal(n, mhz, "cpuid-0x16");
+		return 0;
+	}
+	if (constant_tsc && !nominal_tsc(&mhz)) {
+		set_nominal(n, round(mhz), "tsc");
+		return 0;
+	}
+	return -1;
+}
+
+json_t *pb_nominal_json(const struct pb_nominal *n)
+{
+	return json_pack("{s:o,s:s}", "mhz", n->mhz > 0 ? json_real(n->mhz) : json_null(),
+			 "source", n->source);
+}
+
+/* ---- checks on figures ---- */
+
+static bool usable(const struct pb_probe *p)
+{
+	return p->mhz > 0 && !p->disturbed;
+}
+
+static double rel(double x, double ref)
+{
+	return (x - ref) / ref;
+}
+
+static bool below_nominal(double mhz, const struct pb_nominal *nom)
+{
+	return mhz > 0 && nom && nom->mhz > 0 && 1 - mhz / nom->mhz > PB_LOW_MAX;
+}
+
+/* The undisturbed reading after the job that differs from before, or NULL. */
+static const struct pb_probe *drift_probe(const struct pb_clock_obs *o)
+{
+	if (!usable(&o->before))
+		return NULL;
+	if (usable(&o->after) && fabs(rel(o->after.mhz, o->before.mhz)) > PB_DRIFT_MAX)
+		return &o->after;
+	if (usable(&o->closed) && fabs(rel(o->closed.mhz, o->before.mhz)) > PB_DRIFT_MAX)
+		return &o->closed;
+	return NULL;
+}
+
+bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom)
+{
+	return drift_probe(o) || (usable(&o->after) && below_nominal(o->after.mhz, nom)) ||
+	       (o->after.mhz > 0 && o->after.disturbed);
+}
+
+/* "2998 MHz" or "no undisturbed figure" */
+static const char *confirm_str(const struct pb_confirm *c, char *buf, size_t len)
+{
+	if (c->median > 0)
+		snprintf(buf, len, "%.0f MHz", c->median);
+	else
+		snprintf(buf, len, "no undisturbed figure (%d of %d)", c->nr_clean, c->nr);
+	return buf;
+}
+
+static void judge_disturbed(const struct pb_clock_obs *o, struct pb_anomalies *a)
+{
+	static const char *const when[] = { "before the job", "after the job",
+					    "after the counters closed" };
+	const struct pb_probe *p[] = { &o->before, &o->after, &o->closed };
+	char why[200];
+
+	for (int i = 0; i < 3; i++) {
+		if (!p[i]->mhz || !p[i]->disturbed)
+			continue;
+		pb_probe_why(p[i], why, sizeof(why));
+		pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+			       "a shared or busy machine: no clock verdict is drawn from it",
+			       "cpu%d probe %s read %.0f MHz, disturbed: %s", o->cpu, when[i],
+			       p[i]->mhz, why);
+	}
+}
+
+static bool judge_drift(const struct pb_clock_obs *o, struct pb_anomalies *a)
+{
+	const struct pb_probe *x = drift_probe(o);
+	const struct pb_confirm *c = &o->confirm;
+	double d, dc;
+	char cs[64];
+
+	if (!x)
+		return false;
+	d = rel(x->mhz, o->before.mhz);
+	/* the re-probe nearest to before, on the side of the change */
+	dc = c->median > 0 ? rel(d < 0 ? c->hi : c->lo, o->before.mhz) : 0;
+	if (c->median > 0 && fabs(dc) > PB_DRIFT_MAX && dc * d > 0) {
+		pb_anomaly_add(a, "frequency-drift", PB_SEV_WARN,
+			       "set the performance governor, disable turbo (pinbench doctor)",
+			       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%); "
+			       "the change persisted over %d re-probes across %.1f s (%.0f-%.0f MHz)",
+			       o->cpu, o->before.mhz, x->mhz, 100 * d, c->nr_clean, c->span_s,
+			       c->lo, c->hi);
+		return true;
+	}
+	pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+		       "a transient disturbance (vCPU descheduled, host contention), not a "
+		       "clock change",
+		       "cpu%d probe read %.0f MHz before the job and %.0f MHz after (%+.1f %%), "
+		       "but %d re-probes across %.1f s read %s", o->cpu, o->before.mhz, x->mhz,
+		       100 * d, c->nr, c->span_s, confirm_str(c, cs, sizeof(cs)));
+	return false;
+}
+
+static bool judge_low(const struct pb_clock_obs *o, const struct pb_nominal *nom,
+		      struct pb_anomalies *a)
+{
+	const struct pb_confirm *c = &o->confirm;
+	double first = usable(&o->after) ? o->after.mhz : 0, below;
+	char cs[64];
+
+	if (first ? !below_nominal(first, nom) :
+		    !(o->after.mhz > 0 && below_nominal(c->median, nom)))
+		return false;
+	if (!below_nominal(c->median, nom) || !below_nominal(c->hi, nom)) {
+		pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+			       "a transient disturbance, not a lasting low clock",
+			       "cpu%d probe read %.0f MHz after the job, %.1f %% below its "
+			       "nominal %.0f MHz (%s), but %d re-probes across %.1f s read %s",
+			       o->cpu, first, 100 * (1 - first / nom->mhz), nom->mhz,
+			       nom->source, c->nr, c->span_s, confirm_str(c, cs, sizeof(cs)));
+		return false;
+	}
+	below = 1 - c->median / nom->mhz;
+	pb_anomaly_add(a, "frequency-low", below > 0.25 ? PB_SEV_ERROR : PB_SEV_WARN,
+		       "check the governor, power limits and throttling (pinbench doctor)",
+		       "cpu%d runs at %.0f MHz, %.1f %% below its nominal %.0f MHz (%s), "
+		       "over %d re-probes across %.1f s", o->cpu, c->median, 100 * below,
+		       nom->mhz, nom->source, c->nr_clean, c->span_s);
+	return true;
+}
+
+bool pb_judge_clock(const struct pb_clock_obs *o, const struct pb_nominal *nom,
+		    struct pb_anomalies *a)
+{
+	bool raised;
+
+	judge_disturbed(o, a);
+	raised = judge_drift(o, a);
+	return judge_low(o, nom, a) || raised;
+}
+
+static json_t *jmhz(double mhz)
+{
+	return mhz > 0 ? json_real(mhz) : json_null();
+}
+
+json_t *pb_clock_obs_json(const struct pb_clock_obs *o)
+{
+	static const char *const when[] = { "before", "after", "closed" };
+	const struct pb_probe *p[] = { &o->before, &o->after, &o->closed };
+	json_t *dist = json_array();
+
+	for (int i = 0; i < 3; i++)
+		if (p[i]->mhz > 0 && p[i]->disturbed)
+			json_array_append_new(dist, json_string(when[i]));
+	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o}", "cpu", o->cpu,
+			 "before_mhz", jmhz(o->before.mhz), "after_mhz", jmhz(o->after.mhz),
+			 "closed_mhz", jmhz(o->closed.mhz), "disturbed", dist,
+			 "reprobe", o->confirm.nr ? pb_confirm_json(&o->confirm) : json_null());
+}
+
+static double off_by(double x, double ref)
+{
+	return fabs(x - ref) / ref;
+}
+
+enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_anomalies *a,
+				     double *eff_mhz)
+{
+	double eff = f->cycles > 0 && f->task_ns > 0 ? f->cycles / f->task_ns * 1000 : 0;
+	double eff_ref = f->cycles > 0 && f->ref_cycles > 0 && f->nominal_mhz > 0 ?
+			 f->cycles / f->ref_cycles * f->nominal_mhz : 0;
+	bool bad = false;
+
+	if (eff_mhz)
+		*eff_mhz = eff;
+	if (f->probe_mhz <= 0 || (eff <= 0 && eff_ref <= 0))
+		return PB_CLOCK_UNKNOWN;
+	bad = (eff > 0 && off_by(eff, f->probe_mhz) > PB_MISMATCH_MAX) ||
+	      (eff_ref > 0 && off_by(eff_ref, f->probe_mhz) > PB_MISMATCH_MAX);
+	if (bad) {
+		char ref[64] = "";
+
+		if (eff_ref > 0)
+			snprintf(ref, sizeof(ref), " and %.0f MHz (cycles/ref-cycles)", eff_ref);
+		pb_anomaly_add(a, "counter-clock-mismatch", PB_SEV_ERROR,
+			       "check cycles' running/enabled ratio and free counters "
+			       "(nmi_watchdog); do not trust cycle counts of this run",
+			       "cpu%d: counters give %.0f MHz (cycles/task-clock)%s, the probe "
+			       "%.0f MHz: the counts are wrong, not the clock", f->cpu, eff, ref,
+			       f->probe_mhz);
+		return PB_CLOCK_COUNTS_WRONG;
+	}
+	if (f->nominal_mhz > 0 && f->probe_mhz < f->nominal_mhz * (1 - PB_LOW_MAX))
+		return PB_CLOCK_CHANGED;
+	return PB_CLOCK_OK;
+}
+
+const char *pb_clock_verdict_str(enum pb_clock_verdict v)
+{
+	switch (v) {
+	case PB_CLOCK_OK:
+		return "the counters, the probe and the nominal clock agree";
+	case PB_CLOCK_COUNTS_WRONG:
+		return "the counts are wrong: the counters' clock disagrees with the probe";
+	case PB_CLOCK_CHANGED:
+		return "the clock changed: counters and probe agree, below the nominal clock";
+	default:
+		return "unknown: not enough figures (cycles, task-clock, probe)";
+	}
+}
+
+/* ---- observer effect ---- */
+
+struct observer_arg {
+	double	best_ns;
+	int	ran_on;
+};
+
+static void *observer_thread(void *v)
+{
+	struct observer_arg *o = v;
+	int run, i;
+
+	o->best_ns = INFINITY;
+	for (run = 0; run < 3; run++) {
+		double t0 = thread_cpu_ns();	/* time preempted by others is not the loop's */
+
+		for (i = 0; i < PB_OBSERVER_CALLS; i++)
+			syscall(SYS_getppid);
+		o->best_ns = fmin(o->best_ns, thread_cpu_ns() - t0);
+	}
+	o->ran_on = sched_getcpu();
+	return NULL;
+}
+
+int pb_observer_time(int cpu, double *seconds, char *err, size_t len)
+{
+	struct observer_arg o = { .ran_on = -1 };
+	int r = run_pinned(cpu, observer_thread, &o);
+
+	if (r) {
+		snprintf(err, len, "reference loop on cpu %d: %s", cpu, strerror(r));
+		return -1;
+	}
+	if (cpu >= 0 && o.ran_on != cpu) {
+		snprintf(err, len, "reference loop pinned to cpu %d ran on cpu %d", cpu, o.ran_on);
+		return -1;
+	}
+	*seconds = o.best_ns / 1e9;
+	return 0;
+}
+
+int pb_observer_confirm(int cpu, double *again, int nr, double span_s)
+{
+	char err[128];
+	int ok = 0;
+
+	for (int i = 0; i < nr; i++) {
+		if (i)
+			sleep_s(span_s / (nr > 1 ? nr - 1 : 1));
+		if (!pb_observer_time(cpu, &again[ok], err, sizeof(err)))
+			ok++;
+	}
+	return ok;
+}
+
+bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
+		       struct pb_anomalies *a)
+{
+	double slower, v[PB_OBSERVER_RETRIES], med = end_s, q25, q75;
+
+	if (start_s <= 0 || end_s <= 0)
+		return false;
+	slower = end_s / start_s - 1;
+	if (slower <= PB_OBSERVER_MAX)
+		return false;
+	if (nr > 0) {
+		if (nr > PB_OBSERVER_RETRIES)
+			nr = PB_OBSERVER_RETRIES;
+		memcpy(v, again, nr * sizeof(*v));
+		med = quartiles(v, nr, &q25, &q75);
+		if (v[0] / start_s - 1 <= PB_OBSERVER_MAX) {	/* the fastest one decides */
+			pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+				       "a transient disturbance, not a lasting change",
+				       "reference loop on cpu%d took %.3f s at the start and %.3f s "
+				       "at the end (%+.1f %%), but %.3f s (median %.3f s) over %d "
+				       "re-timings", cpu, start_s, end_s, 100 * slower, v[0], med, nr);
+			return false;
+		}
+		slower = med / start_s - 1;
+	}
+	pb_anomaly_add(a, "observer-effect", slower > 0.20 ? PB_SEV_ERROR : PB_SEV_WARN,
+		       "measuring changed the machine: check dmesg and the clock (pinbench "
+		       "doctor); a reboot may restore it",
+		       "reference loop (%d getppid() on cpu%d) took %.3f s at the start, "
+		       "%.3f s at the end (%+.1f %%%s)", PB_OBSERVER_CALLS, cpu, start_s, med,
+		       100 * slower, nr > 0 ? ", confirmed by re-timings" : "");
+	return true;
+}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * probe.h - the clock, measured without a PMU and without trusting
+ * /proc/cpuinfo; the nominal clock and where it came from; the observer
+ * reference loop; and the checks on those figures.
+ *
+ * The probe runs a dependent chain of register adds (one cycle each) and
+ * a dependent chain of imuls (three cycles each) in a thread pinned to
+ * the CPU, timed with CLOCK_MONOTONIC_RAW: many short samples back to
+ * back (tens of ms in all), summarised by their medians.  Two chains with
+ * different latencies agreeing means the figure is the core clock, not an
+ * artefact of one instruction.  A shared or virtual machine disturbs the
+ * probe (the vCPU descheduled, a neighbour on the core): samples that
+ * disagree, or time the probe spent off its CPU, make it "disturbed", and
+ * no clock verdict is drawn from a disturbed probe.  A clock change is
+ * only claimed once re-probes over a few hundred ms confirm it.
+ * On other architectures than x86-64 the probe returns -1 ("unknown").
+ */
+#ifndef PINBENCH_PROBE_H
+#define PINBENCH_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "lib/anomaly.h"
+
+#define PB_PROBE_SAMPLES	24	/* samples in one probe, back to back */
+#define PB_PROBE_DISP_MAX	0.02	/* samples' IQR / median above this: disturbed */
+#define PB_PROBE_OFF_MAX	0.05	/* share of the probe's time not on the CPU */
+
+struct pb_probe {
+	int	cpu;		/* the CPU probed (-1: wherever the caller ran) */
+	double	add_mhz;	/* median of the add chain's samples */
+	double	imul_mhz;	/* median of the imul chain's samples */
+	double	mhz;		/* the probe's figure: add_mhz */
+	double	spread;		/* |add - imul| / max(add, imul), a fraction */
+	int	nr_samples;
+	double	disp;		/* (q75 - q25) / median of the add samples */
+	double	off_cpu;	/* 1 - thread CPU time / wall time over the probe */
+	double	steal_irq;	/* the CPU's steal + irq + softirq time / wall time */
+	double	wall_s;		/* how long the probe took */
+	bool	disturbed;	/* samples disagree, or the probe lost the CPU */
+};
+
+/* True when this build has a probe (x86-64), or readings are injected. */
+bool pb_probe_available(void);
+/*
+ * Probe cpu (-1: the calling thread's CPU, unpinned): PB_PROBE_SAMPLES
+ * samples of each chain back to back (tens of milliseconds), their
+ * medians, their dispersion and the time the probe was not on the CPU.
+ * 0, or -1 with err.
+ *
+ * Test seam: when $PINBENCH_PROBE_FILE names a file, its readings stand
+ * in for the chains (see pb_probe_inject_parse()).
+ */
+int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len);
+/*
+ * The figures of one probe from its samples (MHz of each add and imul
+ * sample, n of them), the share of its time off the CPU and the share
+ * stolen or spent in interrupts: medians, dispersion, disturbed.
+ */
+void pb_probe_summarise(struct pb_probe *p, const double *add_mhz, const double *imul_mhz,
+			int n, double off_cpu, double steal_irq);
+/* Why p is disturbed, as a phrase ("samples disagree by 7.1 % (IQR), ..."). */
+void pb_probe_why(const struct pb_probe *p, char *buf, size_t len);
+json_t *pb_probe_json(const struct pb_probe *p);
+
+#define PB_PROBE_ENV		"PINBENCH_PROBE_FILE"
+#define PB_INJECT_MAX		256	/* probes in one file */
+struct pb_inject_line {
+	int	cpu;
+	int	n;
+	double	mhz[PB_PROBE_SAMPLES];
+	double	off_cpu, steal_irq;
+};
+/*
+ * Parse an injected probe file: one probe per line, consumed in order per
+ * CPU, the last line of a CPU repeating once its lines run out:
+ *	# comment
+ *	CPU: MHZ [MHZ ...] [off=FRACTION] [steal=FRACTION]
+ * MHZ are the samples (both chains read the same).  How many lines went to
+ * out[max], or -1 with err naming the line.
+ */
+int pb_probe_inject_parse(const char *text, struct pb_inject_line *out, int max,
+			  char *err, size_t len);
+/* 0 when $PINBENCH_PROBE_FILE is unset or loads; -1 with err when it is broken. */
+int pb_probe_inject_check(char *err, size_t len);
+
+/*
+ * Confirmation: a probe that suggests the clock changed is repeated
+ * nr times spread over span_s before anything is claimed.
+ */
+#define PB_CONFIRM_PROBES	5
+#define PB_CONFIRM_SPAN_S	1.0
+struct pb_confirm {
+	int	nr, nr_clean;		/* probes taken, undisturbed ones */
+	double	mhz[PB_CONFIRM_PROBES];	/* each probe's figure, 0 failed */
+	double	median;			/* of the undisturbed ones; 0 when fewer than 3 */
+	double	lo, hi;			/* the lowest and highest undisturbed one */
+	double	span_s;			/* first to last */
+};
+/* Probe cpu PB_CONFIRM_PROBES times over PB_CONFIRM_SPAN_S. */
+void pb_probe_confirm(int cpu, struct pb_confirm *c);
+json_t *pb_confirm_json(const struct pb_confirm *c);
+
+struct pb_nominal {
+	double	mhz;		/* 0 when unknown */
+	char	source[32];	/* "base_frequency", "model-name", "cpuid-0x16", "tsc", "unknown" */
+};
+
+/*
+ * The nominal clock of cpu, from the first source available: cpufreq
+ * base_frequency (kHz), the "@ x.xxGHz" of the model name, CPUID leaf
+ * 0x16 (EAX, when non-zero), the TSC rate measured against
+ * CLOCK_MONOTONIC_RAW over 10 ms when the TSC is constant.  The two files
+ * are read under $PINBENCH_SYSROOT.  Returns 0, or -1 when unknown.
+ */
+int pb_nominal_detect(int cpu, struct pb_nominal *n);
+/* "Intel(R) Xeon(R) CPU E5450 @ 3.00GHz" -> 3000: 0, or -1 when absent. */
+int pb_nominal_from_model(const char *model, double *mhz);
+json_t *pb_nominal_json(const struct pb_nominal *n);
+
+/*
+ * Checks on figures (probe MHz, counts); each adds an anomaly when it
+ * flags and returns true.  0 or a negative figure means unknown: no flag.
+ */
+#define PB_DRIFT_MAX	0.03	/* after vs before */
+#define PB_LOW_MAX	0.10	/* probe below nominal */
+#define PB_MISMATCH_MAX	0.05	/* counters' effective clock vs probe */
+#define PB_OBSERVER_MAX	0.05	/* reference loop slower at the end */
+
+/* The probes of one CPU around a job; a probe with mhz 0 was not taken. */
+struct pb_clock_obs {
+	int			cpu;
+	struct pb_probe		before;		/* before the roles start */
+	struct pb_probe		after;		/* roles stopped, counters still open */
+	struct pb_probe		closed;		/* counters closed */
+	struct pb_confirm	confirm;	/* re-probes, nr 0 when none were needed */
+};
+
+/*
+ * Do these probes need re-probes before a verdict: before and after (or
+ * closed) differ by more than PB_DRIFT_MAX, after is more than PB_LOW_MAX
+ * below nominal, or the after probes are disturbed?
+ */
+bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom);
+/*
+ * The clock verdicts of one CPU, each only from undisturbed probes:
+ *  - frequency-drift (warn): before and after differ by more than 3 %, and
+ *    the re-probes confirm the change: every undisturbed one differs from
+ *    before by more than 3 % the same way (a clock that wanders, as a
+ *    virtual machine's host clock does, comes back within a second); a
+ *    change the re-probes do not confirm is probe-disturbed (info);
+ *  - frequency-low (warn; error beyond 25 %): after (or, when after is
+ *    disturbed, the re-probes) more than 10 % below nominal, and every
+ *    undisturbed re-probe too;
+ *  - probe-disturbed (info): a disturbed probe, with its figures, or a
+ *    suspicion the re-probes did not confirm.
+ * Returns true when D or L was raised.
+ */
+bool pb_judge_clock(const struct pb_clock_obs *o, const struct pb_nominal *nom,
+		    struct pb_anomalies *a);
+json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
+
+enum pb_clock_verdict {
+	PB_CLOCK_UNKNOWN,	/* not enough figures */
+	PB_CLOCK_OK,		/* counters, probe and nominal agree */
+	PB_CLOCK_COUNTS_WRONG,	/* counters disagree with the probe */
+	PB_CLOCK_CHANGED,	/* counters agree with the probe, both below nominal */
+};
+
+/* The figures of one job (or CPU) for the clock verdict. */
+struct pb_clock_fig {
+	int	cpu;		/* or -1 */
+	double	nominal_mhz;	/* 0 unknown */
+	double	probe_mhz;	/* probe during/after the job, 0 unknown */
+	double	cycles;		/* counted cycles, scaled; 0 unknown */
+	double	ref_cycles;	/* 0 unknown */
+	double	task_ns;	/* task-clock of the tasks that counted cycles; 0 unknown */
+};
+
+/*
+ * Effective clocks from counters: cycles / task-clock, and cycles /
+ * ref-cycles * nominal.  Either more than 5 % away from the probe:
+ * counter-clock-mismatch (error), "the counts are wrong".  Counters that
+ * agree with a probe more than 10 % below nominal: "the clock changed"
+ * (the frequency-low anomaly is pb_check_low's).  The cycles/task-clock
+ * figure goes to *eff_mhz when not NULL (0 when unknown).
+ */
+enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_anomalies *a,
+				     double *eff_mhz);
+const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
+
+/*
+ * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
+ * unpinned), best of 3, in the thread's own CPU time (a clock that slowed
+ * shows; time other tasks held the CPU does not).  0 with *seconds, or -1
+ * with err.
+ */
+#define PB_OBSERVER_CALLS	200000
+int pb_observer_time(int cpu, double *seconds, char *err, size_t len);
+/*
+ * observer-effect when end is more than 5 % slower than start (warn; error
+ * beyond 20 %) and the re-timings again[nr] (taken over a few hundred ms
+ * once end looked slow; their median) confirm it; an unconfirmed one is
+ * probe-disturbed (info).  nr 0: no re-timing, end alone decides.
+ */
+#define PB_OBSERVER_RETRIES	5
+bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
+		       struct pb_anomalies *a);
+/* Re-time the reference loop nr times over span_s; how many succeeded. */
+int pb_observer_confirm(int cpu, double *again, int nr, double span_s);
+
+#endif

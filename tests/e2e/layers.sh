@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The layers of harness/ (harness/README.md): an include points down or
+# sideways within a layer, never up; every source file opens with a
+# comment naming itself and what it owns.  Arrows that still point up are
+# listed below by file and target, and the list must be exact: an arrow
+# that is cut must leave it, so it can only shrink.
+. "$(dirname "$0")/lib.sh"
+
+python3 - >"$T/layers.out" 2>&1 <<'PY'
+import glob, re, sys
+
+below = ["cli", "report", "net", "core", "checks", "sys", "lib"]
+may = {
+    "cli": set(below),
+    "report": {"report", "core", "checks", "sys", "lib"},
+    "net": {"net", "core", "checks", "sys", "lib"},
+    "core": {"core", "checks", "sys", "lib"},
+    "checks": {"checks", "sys", "lib"},
+    "sys": {"sys", "lib"},
+    "lib": {"lib"},
+    "benches": {"core", "net", "lib"},
+}
+# still pointing up, to be cut (file -> layer)
+known = {
+    ("harness/checks/doctor.c", "cli"),
+    ("harness/core/jobfile.c", "net"),
+    ("harness/core/runner.h", "net"),
+    ("harness/net/server.c", "cli"),
+    ("harness/report/compare.c", "cli"),
+    ("harness/report/nightly.c", "cli"),
+    ("harness/report/plot.c", "cli"),
+}
+files = sorted(glob.glob("harness/*/*.[ch]") + glob.glob("benches/*.[ch]") +
+               glob.glob("benches/lib/*.[ch]"))
+bad, seen = [], set()
+for f in files:
+    p = f.split("/")
+    layer = p[1] if p[0] == "harness" else "benches"
+    if layer not in may:
+        bad.append("%s: a folder that is not a layer" % f)
+        continue
+    text = open(f).read()
+    for n, line in enumerate(text.splitlines(), 1):
+        if re.match(r'#include "[a-z_]+\.h"', line) and layer != "benches":
+            bad.append("%s:%d: a bare include: name the layer" % (f, n))
+        m = re.match(r'#include "([a-z]+)/', line)
+        if not m:
+            continue
+        to = m.group(1)
+        if to in may[layer]:
+            continue
+        if (f, to) in known:
+            seen.add((f, to))
+        else:
+            bad.append("%s:%d: %s includes %s, a layer above it" % (f, n, layer, to))
+    name = f.split("/")[-1]
+    stem = name.rsplit(".", 1)[0]
+    head = "\n".join(text.splitlines()[:4])
+    if not re.search(r"\b(%s|%s) - \S" % (re.escape(name), re.escape(stem)), head) and \
+       name != "main.c":
+        bad.append("%s: no opening comment '%s - what it owns'" % (f, name))
+for f, to in sorted(known - seen):
+    bad.append("%s -> %s is cut: take it off the known list" % (f, to))
+if bad:
+    print("\n".join(bad))
+print("%d files, %d arrows still up" % (len(files), len(seen)))
+sys.exit(1 if bad else 0)
+PY
+ok $? "every include points down the layers (or is a known arrow to cut)" "$T/layers.out"
+comment "$T/layers.out" 3
+done_testing

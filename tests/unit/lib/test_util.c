@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_util.c - the small helpers: run labels (what --label accepts; every
+ * kernel release format uname -r gives must pass, since it is the default)
+ * and pb_open_regular (only regular files, never blocking).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+static void label_ok(const char *label)
+{
+	char err[256] = "";
+
+	if (pb_label_check(label, err, sizeof(err)))
+		fail_msg("label '%s' refused: %s", label, err);
+}
+
+static void label_bad(const char *label, const char *expect)
+{
+	char err[256] = "";
+
+	assert_int_equal(pb_label_check(label, err, sizeof(err)), -1);
+	assert_string_equal(err, expect);
+}
+
+/* Kernel releases as distributions and self-built kernels name them. */
+static void test_label_releases(void **state)
+{
+	static const char *const releases[] = {
+		"6.1.0-17-amd64", "5.15.0-1049-azure", "6.8.0-rc3+", "4.19.0-rt-amd64",
+		"5.14.0-362.8.1.el9_3.x86_64", "6.6.7-arch1-1", "6.1.55-v8+",
+		"2.6.32-754.el6.x86_64", "6.5.0-0.deb12.4-cloud-amd64", "5.10.0~rc1",
+		"6.7.0-rc1-next-20231120", "6.9.0-gentoo-dist", "6.2.0+20230301@build",
+		"4.4.302-lts,x:1",
+		/* the longest uname -r: 64 characters */
+		"6.10.0-12345-gabcdef0123456789abcdef0123456789abcdef0123456789a",
+		NULL
+	};
+	char longest[PB_LABEL_MAX + 1];
+
+	(void)state;
+	for (int i = 0; releases[i]; i++)
+		label_ok(releases[i]);
+	memset(longest, 'x', PB_LABEL_MAX);
+	longest[PB_LABEL_MAX] = '\0';
+	label_ok(longest);
+	label_ok("...");
+	label_ok(".hidden");
+	label_ok("a..b");
+}
+
+static void test_label_refused(void **state)
+{
+	char too_long[PB_LABEL_MAX + 2];
+
+	(void)state;
+	label_bad("", "'': empty (only letters, digits and . _ - + , : @ ~)");
+	label_bad(".", "'.': not a folder name");
+	label_bad("..", "'..': not a folder name");
+	label_bad("../x", "'../x': '/' is not allowed (only letters, digits and . _ - + , : @ ~)");
+	label_bad("a/b", "'a/b': '/' is not allowed (only letters, digits and . _ - + , : @ ~)");
+	label_bad("a b", "'a b': ' ' is not allowed (only letters, digits and . _ - + , : @ ~)");
+	label_bad("a`id`", "'a`id`': '`' is not allowed (only letters, digits and . _ - + , : @ ~)");
+	label_bad("$(id)", "'$(id)': '$' is not allowed (only letters, digits and . _ - + , : @ ~)");
+	/* control characters are not printed raw, even in the message */
+	label_bad("x\033[2Jy", "'x?[2Jy': byte 0x1b is not allowed (only letters, digits and "
+		  ". _ - + , : @ ~)");
+	label_bad("x\ny", "'x?y': byte 0x0a is not allowed (only letters, digits and "
+		  ". _ - + , : @ ~)");
+	label_bad("caf\xc3\xa9", "'caf\xc3\xa9': byte 0xc3 is not allowed (only letters, digits "
+		  "and . _ - + , : @ ~)");
+	memset(too_long, 'x', PB_LABEL_MAX + 1);
+	too_long[PB_LABEL_MAX + 1] = '\0';
+	assert_int_equal(pb_label_check(too_long, NULL, 0), -1);
+	{
+		char err[256];
+
+		assert_int_equal(pb_label_check(too_long, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "': 101 characters, at most 100"));
+	}
+}
+
+/* Only regular files; a FIFO or a device is refused without blocking. */
+static void test_open_regular(void **state)
+{
+	char dir[] = "/tmp/pb-util-XXXXXX", path[64], err[256];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "abc", 3), 3);
+	close(fd);
+	fd = pb_open_regular(path, &st, err, sizeof(err));
+	assert_true(fd >= 0);
+	assert_int_equal(st.st_size, 3);
+	close(fd);
+	unlink(path);
+	assert_int_equal(pb_open_regular(path, &st, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/f: No such file or directory"));
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(60);
+	assert_int_equal(pb_open_regular(path, &st, err, sizeof(err)), -1);
+	alarm(0);
+	assert_non_null(strstr(err, "/f: not a regular file (a FIFO)"));
+	unlink(path);
+	assert_int_equal(pb_open_regular("/dev/null", &st, err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+	assert_int_equal(pb_open_regular(dir, &st, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ": not a regular file (a directory)"));
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_label_releases),
+		cmocka_unit_test(test_label_refused),
+		cmocka_unit_test(test_open_regular),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

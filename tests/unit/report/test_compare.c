@@ -1,0 +1,915 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_compare.c - compare, plot and nightly on result files made by the
+ * seeded generator (tests/tools/genresults.c): version order, pooling,
+ * missing cells, metric direction, exit codes, golden outputs, the trust
+ * test (A/A and a 5 % shift), plot files, the nightly run.
+ *
+ * UPDATE_GOLDEN=1 rewrites tests/golden/compare-*.{txt,md,csv}.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "skip.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+#include "report/compare.h"
+
+#define GENRESULTS_NO_MAIN
+#include "tools/genresults.c"
+
+static char tmpdir[256];
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, name);
+}
+
+static void gen(const struct gen_spec *s, const char *name)
+{
+	char path[512], err[640];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(gen_write(s, path, err, sizeof(err)), 0);
+}
+
+/* Run a command with stdout in a file; returns its exit code, *out its output. */
+static int run_cmd(int (*fn)(int, char **), char **out, int argc, ...)
+{
+	char *argv[32], path[512];
+	int fd, saved, rc, i;
+	va_list ap;
+	FILE *f;
+	long n;
+
+	va_start(ap, argc);
+	for (i = 0; i < argc && i < 31; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[i] = NULL;
+	path_in(path, sizeof(path), "stdout.txt");
+	fflush(stdout);
+	fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	assert_true(fd >= 0);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	rc = fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*out = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(*out, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return rc;
+}
+
+static void load(struct pb_cmp *c, const char *name)
+{
+	char path[512], err[512];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(pb_cmp_load(c, path, err, sizeof(err)), 0);
+}
+
+static const struct pb_table *table(const struct pb_cmp *c, const char *job, const char *pl)
+{
+	int i;
+
+	for (i = 0; i < c->nr_tables; i++)
+		if (!strcmp(c->t[i].job, job) && !strcmp(c->t[i].placement, pl))
+			return &c->t[i];
+	fail_msg("no table %s %s", job, pl);
+	return NULL;
+}
+
+/* ---- version order ---- */
+
+static void test_version_order(void **state)
+{
+	static const char *const asc[] = {
+		"2.6.9", "2.6.22", "2.6.29", "2.6.30-rc2", "2.6.30-rc3", "2.6.30", "2.6.30.1",
+		"5.10.0-rc1", "5.10.0", "6.1.0-17-amd64", "6.1.0-18-amd64", "6.10",
+	};
+	int n = (int)(sizeof(asc) / sizeof(asc[0])), i, j;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			assert_int_equal(pb_version_cmp(asc[i], asc[j]), i < j ? -1 : i > j);
+}
+
+static void test_order_given_and_version(void **state)
+{
+	struct gen_spec s;
+	struct pb_cmp c = { 0 };
+	static const char *const labels[] = { "2.6.30", "2.6.9", "2.6.30-rc2", "2.6.22" };
+	char name[32];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		gen_defaults(&s);
+		s.label = labels[i];
+		s.seed = (uint64_t)i + 1;
+		snprintf(name, sizeof(name), "o%d.json", i);
+		gen(&s, name);
+		load(&c, name);
+	}
+	pb_cmp_order(&c, false);
+	assert_string_equal(c.groups[c.order[0]], "2.6.9");
+	assert_string_equal(c.groups[c.order[1]], "2.6.22");
+	assert_string_equal(c.groups[c.order[2]], "2.6.30-rc2");
+	assert_string_equal(c.groups[c.order[3]], "2.6.30");
+	pb_cmp_order(&c, true);
+	for (i = 0; i < 4; i++)
+		assert_string_equal(c.groups[c.order[i]], labels[i]);
+	pb_cmp_free(&c);
+}
+
+/* ---- pooling, missing cells, direction ---- */
+
+static void test_pooling(void **state)
+{
+	struct gen_spec s;
+	struct pb_cmp c = { 0 };
+	const struct pb_cell *cell;
+
+	(void)state;
+	gen_defaults(&s);
+	s.label = "6.1";
+	s.rmin = s.rmax = 3;
+	gen(&s, "p1.json");
+	s.seed = 2;
+	s.rmin = s.rmax = 5;
+	gen(&s, "p2.json");
+	load(&c, "p1.json");
+	load(&c, "p2.json");
+	assert_int_equal(c.nr_groups, 1);
+	assert_int_equal(c.nr_files, 2);
+	cell = pb_cmp_cell(table(&c, "pingpong", "same-cpu"), 0);
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 8);
+	pb_cmp_free(&c);
+}
+
+/* ---- file identity, unusable files ---- */
+
+static void mkdir_in(const char *name)
+{
+	char path[512];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void symlink_in(const char *target, const char *name)
+{
+	char path[512];
+
+	path_in(path, sizeof(path), name);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/*
+ * One file counts once however it is reached: twice on the line, through
+ * a symlink or a hard link, or through two folders that link to each
+ * other (symlinked folders are not walked).
+ */
+static void test_file_identity(void **state)
+{
+	struct pb_cmp c = { 0 };
+	const struct pb_cell *cell;
+	char a[512], b[512];
+	struct gen_spec s;
+
+	(void)state;
+	mkdir_in("id-a");
+	mkdir_in("id-b");
+	gen_defaults(&s);
+	s.label = "7.0";
+	gen(&s, "id-a/r.json");
+	s.label = "7.1";
+	s.seed = 2;
+	s.shift = 0.02;
+	gen(&s, "id-b/r.json");
+	symlink_in("../id-b", "id-a/to-b");
+	symlink_in("../id-a", "id-b/to-a");
+	symlink_in("../id-b", "id-a/linked.json");	/* a folder named *.json */
+	symlink_in("r.json", "id-a/again.json");
+	path_in(a, sizeof(a), "id-a/r.json");
+	path_in(b, sizeof(b), "id-a/hard.json");
+	assert_int_equal(link(a, b), 0);
+	load(&c, "id-a");
+	load(&c, "id-b");
+	load(&c, "id-a/r.json");
+	load(&c, "id-a/r.json");
+	load(&c, "id-b/to-a/again.json");
+	load(&c, "id-a/to-b");
+	assert_int_equal(c.nr_files, 2);
+	assert_int_equal(c.nr_groups, 2);
+	assert_int_equal(c.nr_skipped, 0);
+	cell = pb_cmp_cell(table(&c, "pingpong", "same-cpu"), pb_cmp_find_group(&c, "7.0"));
+	assert_non_null(cell);
+	assert_int_equal(cell->n, 4);
+	cell = pb_cmp_cell(table(&c, "pingpong", "same-cpu"), pb_cmp_find_group(&c, "7.1"));
+	assert_int_equal(cell->n, 4);
+	pb_cmp_free(&c);
+}
+
+static void write_in(const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	path_in(path, sizeof(path), name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static bool skipped_has(const struct pb_cmp *c, const char *name, const char *why)
+{
+	for (int i = 0; i < c->nr_skipped; i++)
+		if (strstr(c->skipped[i], name) && strstr(c->skipped[i], why))
+			return true;
+	return false;
+}
+
+/*
+ * In a folder, a truncated or corrupt file, a FIFO, a dangling symlink
+ * and another schema are skipped and noted; named on the line, each is
+ * an error naming it.  A FIFO never blocks the reader (alarm: a hang
+ * fails the test instead of stalling it).
+ */
+static void test_unusable_files(void **state)
+{
+	struct pb_cmp c = { 0 };
+	char path[512], err[512];
+	struct gen_spec s;
+	const char *bad[] = { "u/trunc.json", "u/fifo.json", "u/dangling.json",
+			      "u/other.json", "u/empty.json" };
+
+	(void)state;
+	mkdir_in("u");
+	gen_defaults(&s);
+	s.label = "8.0";
+	gen(&s, "u/good.json");
+	write_in("u/trunc.json", "{\"schema\": \"pinbench-result/1\", \"jobs\": [{\"na");
+	write_in("u/empty.json", "");
+	write_in("u/notes.txt", "not json, not *.json: not read");
+	path_in(path, sizeof(path), "u/fifo.json");
+	assert_int_equal(mkfifo(path, 0644), 0);
+	symlink_in("nowhere.json", "u/dangling.json");
+	s.schema = "other/1";
+	gen(&s, "u/other.json");
+	alarm(60);
+	load(&c, "u");
+	assert_int_equal(c.nr_files, 1);
+	assert_int_equal(c.nr_skipped, 5);
+	assert_true(skipped_has(&c, "u/trunc.json", "cannot read"));
+	assert_true(skipped_has(&c, "u/empty.json", "cannot read"));
+	assert_true(skipped_has(&c, "u/fifo.json", "not a regular file (a FIFO)"));
+	assert_true(skipped_has(&c, "u/dangling.json", "No such file"));
+	assert_true(skipped_has(&c, "u/other.json", "not a pinbench result"));
+	pb_cmp_free(&c);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		path_in(path, sizeof(path), bad[i]);
+		err[0] = '\0';
+		assert_int_equal(pb_cmp_load(&c, path, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, bad[i]));
+		assert_int_equal(c.nr_files, 0);
+		pb_cmp_free(&c);
+	}
+	assert_int_equal(pb_cmp_load(&c, "/dev/null", err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/null: not a regular file (a character device)");
+	pb_cmp_free(&c);
+	alarm(0);
+}
+
+/*
+ * A file that is JSON but not a result as the loader reads it: the error
+ * names the field and says what is wrong with it (issue 11: a wrong-typed
+ * jobs said "schema pinbench-result/1, want pinbench-result/1").
+ */
+static void test_wrong_types(void **state)
+{
+	static const struct {
+		const char *json, *why;
+	} cases[] = {
+		{ "[]", "the top level is an array, want an object" },
+		{ "{\"jobs\": []}", "no schema, want \"pinbench-result/1\"" },
+		{ "{\"schema\": 1, \"jobs\": []}",
+		  "schema is a number, want the string \"pinbench-result/1\"" },
+		{ "{\"schema\": null, \"jobs\": []}",
+		  "schema is null, want the string \"pinbench-result/1\"" },
+		{ "{\"schema\": \"other/1\", \"jobs\": []}",
+		  "schema \"other/1\", want \"pinbench-result/1\"" },
+		{ "{\"schema\": \"pinbench-result/1\"}", "no jobs, want an array" },
+		{ "{\"schema\": \"pinbench-result/1\", \"jobs\": {}}",
+		  "jobs is an object, want an array" },
+		{ "{\"schema\": \"pinbench-result/1\", \"jobs\": 3}",
+		  "jobs is a number, want an array" },
+		{ "{\"schema\": \"pinbench-result/1\", \"jobs\": \"x\"}",
+		  "jobs is a string, want an array" },
+		{ "{\"schema\": \"pinbench-result/1\", \"jobs\": null}",
+		  "jobs is null, want an array" },
+		{ "{\"schema\": \"pinbench-result/1\", \"jobs\": [{}, true]}",
+		  "jobs[1] is a boolean, want an object" },
+	};
+	char path[512], err[512], want[700];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pb_cmp c = { 0 };
+
+		write_in("typed.json", cases[i].json);
+		path_in(path, sizeof(path), "typed.json");
+		err[0] = '\0';
+		assert_int_equal(pb_cmp_load(&c, path, err, sizeof(err)), -1);
+		snprintf(want, sizeof(want), "%s: not a pinbench result: %s", path, cases[i].why);
+		assert_string_equal(err, want);
+		assert_int_equal(c.nr_files, 0);
+		pb_cmp_free(&c);
+	}
+}
+
+static void test_missing_and_skipped(void **state)
+{
+	struct gen_spec s;
+	struct pb_cmp c = { 0 };
+	struct pb_cmp_opts o = { .min_change = 1 };
+	const struct pb_table *t;
+	char *out = NULL, err[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	gen_defaults(&s);
+	s.label = "5.0";
+	gen(&s, "m1.json");
+	s.label = "5.1";
+	s.drop = "stream:same-core";
+	s.skip = "pingpong:same-core";
+	gen(&s, "m2.json");
+	load(&c, "m1.json");
+	load(&c, "m2.json");
+	pb_cmp_order(&c, false);
+	t = table(&c, "stream", "same-core");
+	assert_null(pb_cmp_cell(t, pb_cmp_find_group(&c, "5.1")));
+	t = table(&c, "pingpong", "same-core");
+	assert_string_equal(pb_cmp_cell(t, pb_cmp_find_group(&c, "5.1"))->status, "skipped");
+	f = open_memstream(&out, &len);
+	assert_int_equal(pb_cmp_report(&c, &o, f, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(out, "skipped: no SMT siblings"));
+	assert_non_null(strstr(out, "—  —"));	/* the missing cell's Average, Stddev */
+	free(out);
+	pb_cmp_free(&c);
+}
+
+/* lower is better: +5 % is a regression; higher is better: an improvement. */
+static void test_direction(void **state)
+{
+	struct gen_spec s;
+	struct pb_cmp c = { 0 };
+	struct pb_eval e;
+	const struct pb_table *t;
+
+	(void)state;
+	gen_defaults(&s);
+	s.label = "4.0";
+	gen(&s, "d1.json");
+	s.label = "4.1";
+	s.seed = 9;
+	s.shift = 0.05;
+	gen(&s, "d2.json");
+	load(&c, "d1.json");
+	load(&c, "d2.json");
+	pb_cmp_order(&c, false);
+	t = table(&c, "pingpong", "same-cpu");
+	assert_false(t->higher);
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
+	assert_true(e.significant);
+	assert_string_equal(e.verdict, "regression");
+	assert_true(e.change > 3 && e.change < 7);
+	t = table(&c, "stream", "same-cpu");
+	assert_true(t->higher);
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
+	assert_true(e.significant);
+	assert_string_equal(e.verdict, "improvement");
+	/* A noise floor above the change silences it. */
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 10.0, &e);
+	assert_false(e.significant);
+	assert_string_equal(e.verdict, "no-change");
+	pb_cmp_free(&c);
+}
+
+/* ---- exit codes ---- */
+
+static void test_exit_codes(void **state)
+{
+	char a[512], b[512], bad[512], *out;
+	struct gen_spec s;
+	FILE *f;
+
+	(void)state;
+	gen_defaults(&s);
+	s.label = "3.0";
+	gen(&s, "e1.json");
+	s.label = "3.1";
+	s.seed = 5;
+	s.shift = 0.05;
+	gen(&s, "e2.json");
+	path_in(a, sizeof(a), "e1.json");
+	path_in(b, sizeof(b), "e2.json");
+	assert_int_equal(run_cmd(cmd_compare, &out, 3, "compare", a, b), 0);
+	assert_non_null(strstr(out, "regression"));
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
+				 a, b), 1);
+	free(out);
+	/* Against itself: no regression, exit 0 even with --fail-on-regression. */
+	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
+				 a, a), 0);
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 5, "compare", "--baseline", "9.9", a, b), 2);
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 3, "compare", a, "/nonexistent.json"), 2);
+	free(out);
+	s.schema = "something-else/1";
+	gen(&s, "wrong.json");
+	path_in(bad, sizeof(bad), "wrong.json");
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", bad), 2);
+	free(out);
+	path_in(bad, sizeof(bad), "garbage.json");
+	f = fopen(bad, "w");
+	fputs("{ not json", f);
+	fclose(f);
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", bad), 2);
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 3, "compare", "--format", "xml", a), 2);
+	free(out);
+}
+
+static void test_json_format(void **state)
+{
+	char a[512], b[512], *out;
+	struct gen_spec s;
+	json_t *root, *r;
+	size_t i;
+	int sig = 0;
+
+	(void)state;
+	gen_defaults(&s);
+	s.label = "3.0";
+	gen(&s, "j1.json");
+	s.label = "3.1";
+	s.seed = 5;
+	s.shift = 0.05;
+	gen(&s, "j2.json");
+	path_in(a, sizeof(a), "j1.json");
+	path_in(b, sizeof(b), "j2.json");
+	assert_int_equal(run_cmd(cmd_compare, &out, 5, "compare", "--format", "json", b, a), 0);
+	root = json_loads(out, 0, NULL);
+	assert_non_null(root);
+	assert_int_equal(json_array_size(json_object_get(root, "results")), 8);
+	json_array_foreach(json_object_get(root, "results"), i, r) {
+		assert_non_null(json_object_get(r, "label"));
+		assert_non_null(json_object_get(r, "mean"));
+		assert_string_equal(json_string_value(json_object_get(r, "baseline")), "3.0");
+		sig += json_is_true(json_object_get(r, "significant"));
+	}
+	assert_int_equal(sig, 4);
+	json_decref(root);
+	free(out);
+}
+
+/* ---- trust ---- */
+
+/* Cells of b flagged against a: 10 jobs x 4 placements, 4-10 repeats, CV 1 %. */
+static int flagged(uint64_t seed_a, uint64_t seed_b, double shift, bool correct, int *cells)
+{
+	struct pb_cmp c = { 0 };
+	struct gen_spec s;
+	struct pb_eval e;
+	int i, n = 0;
+
+	gen_defaults(&s);
+	s.jobs = 10;
+	s.placements = 4;
+	s.rmin = 4;
+	s.rmax = 10;
+	s.label = "A";
+	s.seed = seed_a;
+	gen(&s, "trust-a.json");
+	s.label = "B";
+	s.seed = seed_b;
+	s.shift = shift;
+	gen(&s, "trust-b.json");
+	load(&c, "trust-a.json");
+	load(&c, "trust-b.json");
+	pb_cmp_order(&c, true);
+	pb_cmp_adjust(&c, 0, correct);
+	assert_int_equal(c.nr_tests, c.nr_tables);
+	for (i = 0; i < c.nr_tables; i++) {
+		pb_cmp_eval(&c.t[i], pb_cmp_cell(&c.t[i], 1), pb_cmp_cell(&c.t[i], 0),
+			    PB_CMP_MIN_CHG, &e);
+		n += e.significant;
+	}
+	*cells = c.nr_tables;
+	pb_cmp_free(&c);
+	return n;
+}
+
+/*
+ * A/A: 20 pairs of result sets with the same true means.  With the
+ * adjustment (the default) every pair is quiet in >= 95 % of its 40 cells;
+ * cell by cell (--no-correction) the aggregate still is.
+ */
+static void test_trust_aa(void **state)
+{
+	int pair, cells, total = 0, flags = 0, raw = 0, worst = 0, f;
+
+	(void)state;
+	for (pair = 0; pair < 20; pair++) {
+		uint64_t a = 1000 + 2 * (uint64_t)pair, b = a + 1;
+
+		f = flagged(a, b, 0, true, &cells);
+		assert_int_equal(cells, 40);
+		total += cells;
+		flags += f;
+		worst = f > worst ? f : worst;
+		assert_true((cells - f) * 100 >= 95 * cells);
+		raw += flagged(a, b, 0, false, &cells);
+	}
+	assert_true((total - raw) * 100 >= 95 * total);
+	printf("# A/A adjusted: %d of %d cells flagged (%.1f %% quiet), worst pair %d of 40;"
+	       " cell by cell: %d flagged (%.1f %% quiet)\n", flags, total,
+	       100.0 * (total - flags) / total, worst, raw, 100.0 * (total - raw) / total);
+}
+
+/* A 5 % shift, either way, is flagged in every cell. */
+static void test_trust_shift(void **state)
+{
+	int pair, cells, f;
+
+	(void)state;
+	for (pair = 0; pair < 10; pair++) {
+		uint64_t a = 2000 + 2 * (uint64_t)pair, b = a + 1;
+
+		f = flagged(a, b, 0.05, true, &cells);
+		assert_int_equal(f, cells);
+		f = flagged(a, b, -0.05, true, &cells);
+		assert_int_equal(f, cells);
+	}
+}
+
+/* ---- golden outputs ---- */
+
+/* The fixture set of the golden files; tests/e2e/compare.sh makes the same. */
+static void golden_fixtures(void)
+{
+	struct gen_spec s;
+
+	gen_defaults(&s);
+	s.derived = true;
+	s.label = "2.6.29";
+	s.seed = 11;
+	gen(&s, "g/f1.json");
+	s.label = "2.6.30-rc2";	/* two files, pooled */
+	s.seed = 12;
+	s.rmin = s.rmax = 2;
+	s.shift = 0.03;
+	s.ctx_shift = -0.2;
+	s.anomaly = "noisy:stream:same-cpu";
+	gen(&s, "g/f2.json");
+	s.seed = 13;
+	s.anomaly = NULL;
+	gen(&s, "g/f3.json");
+	s.label = "2.6.30";
+	s.seed = 14;
+	s.rmin = s.rmax = 4;
+	s.shift = -0.02;
+	s.ctx_shift = 0;
+	s.drop = "stream:same-core";
+	s.skip = "pingpong:same-core";
+	gen(&s, "g/f4.json");
+	gen_defaults(&s);
+	s.label = "2.6.22";
+	s.seed = 15;
+	gen(&s, "g/f5.json");
+}
+
+static void golden_check(const char *fmt, const char *file)
+{
+	char dir[512], *out, *want = NULL;
+	long n = 0;
+	FILE *f;
+
+	path_in(dir, sizeof(dir), "g");
+	assert_int_equal(run_cmd(cmd_compare, &out, 6, "compare", "--format", fmt,
+				 "--baseline", "2.6.29", dir), 0);
+	if (getenv("UPDATE_GOLDEN")) {
+		f = fopen(file, "w");
+		assert_non_null(f);
+		fputs(out, f);
+		fclose(f);
+	}
+	f = fopen(file, "r");
+	if (!f)
+		fail_msg("%s: missing (run from the top folder; UPDATE_GOLDEN=1 makes it)", file);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	want = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(want, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	assert_string_equal(out, want);
+	free(want);
+	free(out);
+}
+
+static void test_golden(void **state)
+{
+	char dir[512];
+
+	(void)state;
+	path_in(dir, sizeof(dir), "g");
+	mkdir(dir, 0755);
+	golden_fixtures();
+	golden_check("text", "tests/golden/compare-text.txt");
+	golden_check("markdown", "tests/golden/compare-markdown.md");
+	golden_check("csv", "tests/golden/compare-csv.csv");
+}
+
+/* Text lines at most 100 characters, also with long labels and many repeats. */
+static void test_text_width(void **state)
+{
+	char dir[512], *out, *line, *save;
+	struct gen_spec s;
+	int w, longest = 0;
+
+	(void)state;
+	path_in(dir, sizeof(dir), "w");
+	mkdir(dir, 0755);
+	gen_defaults(&s);
+	s.derived = true;
+	s.latency = true;
+	s.sweep = true;
+	s.rmin = 7;
+	s.rmax = 12;
+	s.label = "6.1.0-18-cloud-amd64-with-a-long-name";
+	gen(&s, "w/1.json");
+	s.label = "6.1.0-19-cloud-amd64-with-a-long-name";
+	s.seed = 3;
+	s.anomaly = "frequency-drift:pingpong:same-cpu";
+	gen(&s, "w/2.json");
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", dir), 0);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p;
+
+		for (w = 0, p = line; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		longest = w > longest ? w : longest;
+	}
+	assert_true(longest <= PB_CMP_WIDTH);
+	assert_true(longest > 60);
+	free(out);
+}
+
+/* ---- plot ---- */
+
+static bool have_gnuplot(void)
+{
+	return !system("command -v gnuplot >/dev/null 2>&1");
+}
+
+static void test_plot(void **state)
+{
+	char dir[512], png[512], svg[512], aux[520], buf[64], head[512], tpl[PATH_MAX], *out;
+	struct gen_spec s;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	if (!have_gnuplot()) {
+		skip_why("gnuplot is not installed (tests/deps.sh installs gnuplot-nox)");
+		return;
+	}
+	/* the templates of this tree (the test runs from its top) */
+	assert_non_null(realpath("plot", tpl));
+	setenv("PINBENCH_PLOT_DIR", tpl, 1);
+	path_in(dir, sizeof(dir), "pl");
+	mkdir(dir, 0755);
+	gen_defaults(&s);
+	s.latency = true;
+	s.sweep = true;
+	s.label = "6.1";
+	gen(&s, "pl/1.json");
+	s.label = "6.2";
+	s.seed = 2;
+	gen(&s, "pl/2.json");
+	path_in(png, sizeof(png), "pl/out.png");
+	path_in(svg, sizeof(svg), "pl/out.svg");
+	assert_int_equal(run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", png), 0);
+	free(out);
+	f = fopen(png, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, 8, f), 8);
+	fclose(f);
+	assert_memory_equal(buf, "\x89PNG\r\n\x1a\n", 8);
+	snprintf(aux, sizeof(aux), "%s/out.dat", dir);
+	assert_int_equal(stat(aux, &st), 0);
+	snprintf(aux, sizeof(aux), "%s/out.gp", dir);
+	assert_int_equal(stat(aux, &st), 0);
+	assert_int_equal(run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", svg), 0);
+	free(out);
+	f = fopen(svg, "r");
+	assert_non_null(f);
+	memset(head, 0, sizeof(head));
+	assert_true(fread(head, 1, sizeof(head) - 1, f) > 0);
+	fclose(f);
+	assert_non_null(strstr(head, "\n<svg"));	/* the root element */
+	assert_non_null(strstr(head, "xmlns=\"http://www.w3.org/2000/svg\""));
+	assert_int_equal(run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", "x.jpg"), 2);
+	free(out);
+}
+
+static void test_plot_no_gnuplot(void **state)
+{
+	char dir[512], png[512], *out, *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	struct gen_spec s;
+
+	(void)state;
+	path_in(dir, sizeof(dir), "ng");
+	mkdir(dir, 0755);
+	gen_defaults(&s);
+	gen(&s, "ng/1.json");
+	path_in(png, sizeof(png), "ng/out.png");
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", png), 2);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	free(out);
+}
+
+/* ---- nightly ---- */
+
+static void fake_run_script(const char *script)
+{
+	FILE *f = fopen(script, "w");
+
+	assert_non_null(f);
+	/* pinbench run -o DIR --label L ... JOBFILE */
+	fputs("#!/bin/sh\nmkdir -p \"$3/$5\" && cp \"$NIGHTLY_FIXTURE\" "
+	      "\"$3/$5/$(date +%s%N)-quick.json\"\n", f);
+	fclose(f);
+	chmod(script, 0755);
+}
+
+static int nightly(const char *label, const char *fixture, char **out)
+{
+	char hist[512], fx[512];
+
+	path_in(hist, sizeof(hist), "hist");
+	path_in(fx, sizeof(fx), fixture);
+	setenv("NIGHTLY_FIXTURE", fx, 1);
+	return run_cmd(cmd_nightly, out, 7, "nightly", "configs/quick.ini", "--history", hist,
+		       "--label", label, "--no-plot");
+}
+
+static char *slurp(const char *name)
+{
+	char path[512], *buf;
+	long n;
+	FILE *f;
+
+	path_in(path, sizeof(path), name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static void test_nightly(void **state)
+{
+	char script[512], dir[512], *out, *md;
+	struct gen_spec s;
+	int rc;
+
+	(void)state;
+	path_in(script, sizeof(script), "fake-run.sh");
+	fake_run_script(script);
+	setenv("PINBENCH_SELF", script, 1);
+	gen_defaults(&s);
+	s.config = "configs/quick.ini";
+	s.label = "6.1.0-17-amd64";
+	gen(&s, "n17.json");
+	s.label = "6.1.0-18-amd64";
+	s.seed = 3;
+	s.shift = 0.05;
+	gen(&s, "n18.json");
+	s.label = "6.1.0-16-amd64";
+	s.seed = 4;
+	s.shift = 0;
+	gen(&s, "n16.json");
+
+	assert_int_equal(nightly("6.1.0-17-amd64", "n17.json", &out), 0);
+	assert_non_null(strstr(out, "no earlier kernel"));
+	free(out);
+	assert_int_equal(nightly("6.1.0-18-amd64", "n18.json", &out), 1);
+	free(out);
+	md = slurp("hist/6.1.0-18-amd64/report.md");
+	assert_non_null(strstr(md, "compared with: **6.1.0-17-amd64**"));
+	assert_non_null(strstr(md, "regression"));
+	free(md);
+	/* An older kernel than all: nothing earlier. */
+	assert_int_equal(nightly("6.1.0-16-amd64", "n16.json", &out), 0);
+	assert_non_null(strstr(out, "no earlier kernel"));
+	free(out);
+	/*
+	 * An earlier result whose jobs is not an array: skipped, and said,
+	 * naming the field; the report is still made against 6.1.0-18 (issue
+	 * 11: nightly took it, then failed on it with a schema message).
+	 */
+	path_in(dir, sizeof(dir), "hist/6.1.0-19-amd64");
+	mkdir(dir, 0755);
+	write_in("hist/6.1.0-19-amd64/typed-quick.json",
+		 "{\"schema\": \"pinbench-result/1\", \"label\": \"6.1.0-19-amd64\", "
+		 "\"config\": \"configs/quick.ini\", \"jobs\": {}}");
+	s.label = "6.1.0-20-amd64";
+	s.seed = 5;
+	gen(&s, "n20.json");
+	rc = nightly("6.1.0-20-amd64", "n20.json", &out);
+	assert_true(rc == 0 || rc == 1);	/* a report made, with or without a regression */
+	free(out);
+	md = slurp("hist/6.1.0-20-amd64/report.md");
+	assert_non_null(strstr(md, "compared with: **6.1.0-18-amd64**"));
+	assert_non_null(strstr(md, "6.1.0-19-amd64/typed-quick.json: not a pinbench result: "
+				   "jobs is an object, want an array"));
+	free(md);
+	unsetenv("PINBENCH_SELF");
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-compare-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[400];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_version_order),
+		cmocka_unit_test(test_order_given_and_version),
+		cmocka_unit_test(test_pooling),
+		cmocka_unit_test(test_file_identity),
+		cmocka_unit_test(test_unusable_files),
+		cmocka_unit_test(test_wrong_types),
+		cmocka_unit_test(test_missing_and_skipped),
+		cmocka_unit_test(test_direction),
+		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_json_format),
+		cmocka_unit_test(test_trust_aa),
+		cmocka_unit_test(test_trust_shift),
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_plot_no_gnuplot),
+		cmocka_unit_test(test_nightly),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

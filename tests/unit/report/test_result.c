@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_result.c - result JSON written atomically and read back.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "report/result.h"
+
+struct fixture {
+	struct pb_topo		*topo;
+	struct pb_jobset	js;
+	struct pb_result	r;
+	struct pb_run		run;
+	char			dir[64];
+};
+
+/* A result as the runner makes one: 3 metric windows and 2 counted ones. */
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct pb_kv over[] = {
+		{ "repeats", "3", "--repeats", 0 },
+		{ "pattern", "pingpong", "command line", 0 },
+	};
+	static const double vals[] = { 10.0, 12.0, 11.0, 10.5, 10.7 };
+	char err[256];
+	struct pb_result *r;
+
+	assert_non_null(f);
+	assert_int_equal(pb_topo_load(&f->topo, "pack:1 core:2 pu:1", err, sizeof(err)), 0);
+	assert_int_equal(pb_jobs_load(NULL, "pipe", over, 2, 2, &f->js, err, sizeof(err)), 0);
+	r = &f->r;
+	r->job = &f->js.jobs[0];
+	snprintf(r->placement, sizeof(r->placement), "same-socket");
+	r->status = PB_OK;
+	r->metric = (struct pb_metric){ "rtt", "µs", true, false };
+	assert_int_equal(pb_evlist_build(&r->evl, "task-clock,context-switches", err,
+					 sizeof(err)), 0);
+	r->nr_tasks = r->nr_groups = 2;
+	r->tasks = calloc(2, sizeof(*r->tasks));
+	r->group_names = calloc(2, sizeof(*r->group_names));
+	r->tasks[0] = (struct pb_task){ 0, 0, 0, { 0, 0 } };
+	r->tasks[1] = (struct pb_task){ 1, 0, 1, { 1, 0 } };	/* migrated at the end */
+	snprintf(r->group_names[0], 32, "writer/0");
+	snprintf(r->group_names[1], 32, "reader/0");
+	r->reps = calloc(5, sizeof(*r->reps));
+	r->nr_reps = 5;
+	for (int i = 0; i < 5; i++) {
+		struct pb_rep *p = &r->reps[i];
+
+		p->value = vals[i];
+		p->ops = 1000;
+		p->elapsed_s = 0.01;
+		p->pass = i < 3 ? -1 : 0;
+		p->in_summary = i < 3;
+		p->counts = calloc(2 * r->evl.nr, sizeof(*p->counts));
+		for (int k = 0; k < 2 * r->evl.nr; k++)
+			p->counts[k] = (struct pb_count){ 2000 + k, 100, i == 4 && k == 1 ? 50 : 100,
+							  PB_CNT_OK };
+	}
+	pb_summarize((double[]){ 10.0, 12.0, 11.0 }, 3, false, &r->summary);
+	pb_anomaly_add(&r->anomalies, "noisy", PB_SEV_WARN, "quiet it", "CV %.2f %%", 9.09);
+	f->run = (struct pb_run){ .label = "2.6.29", .config = NULL,
+				  .cmdline = "pinbench test", .topo = f->topo,
+				  .results = r, .nr = 1, .obs_cpu = -1 };
+	snprintf(f->run.started, sizeof(f->run.started), "2026-11-30T00:00:00Z");
+	snprintf(f->dir, sizeof(f->dir), "/tmp/pb-test-result.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	pb_result_free(&f->r);
+	pb_jobset_free(&f->js);
+	pb_topo_free(f->topo);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", f->dir);
+	assert_int_equal(system(cmd), 0);
+	free(f);
+	return 0;
+}
+
+static json_t *write_and_read(struct fixture *f, const char *name)
+{
+	char path[128], err[256];
+	json_error_t je;
+	json_t *j = pb_run_json(&f->run), *back;
+
+	assert_non_null(j);
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);
+	json_decref(j);
+	back = json_load_file(path, 0, &je);
+	assert_non_null(back);
+	return back;
+}
+
+static void test_round_trip_fields(void **state)
+{
+	struct fixture *f = *state;
+	json_t *d = write_and_read(f, "a.json");
+	json_t *job = json_array_get(json_object_get(d, "jobs"), 0);
+	json_t *sum = json_object_get(job, "summary");
+
+	assert_string_equal(json_string_value(json_object_get(d, "schema")), "pinbench-result/1");
+	assert_string_equal(json_string_value(json_object_get(d, "label")), "2.6.29");
+	assert_true(json_is_null(json_object_get(d, "config")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(
+		json_object_get(d, "host"), "topology"), "cores")), 2);
+	assert_string_equal(json_string_value(json_object_get(job, "status")), "ok");
+	assert_string_equal(json_string_value(json_object_get(job, "bench")), "pipe");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(job, "params"),
+							      "repeats")), "3");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(job, "metric"),
+							      "better")), "lower");
+	assert_int_equal(json_integer_value(json_object_get(sum, "n")), 3);
+	assert_float_equal(json_real_value(json_object_get(sum, "mean")), 11.0, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(sum, "median")), 11.0, 1e-9);
+	assert_float_equal(json_real_value(json_object_get(sum, "stddev")), 1.0, 1e-9);
+	/* t(2) = 4.3027, s/sqrt(3) = 0.57735: half width 2.4841 */
+	assert_float_equal(json_real_value(json_array_get(json_object_get(sum, "ci95"), 0)),
+			   11.0 - 2.4841, 1e-3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(
+		json_object_get(job, "anomalies"), 0), "kind")), "noisy");
+	json_decref(d);
+}
+
+static void test_round_trip_repeats_and_counters(void **state)
+{
+	struct fixture *f = *state;
+	json_t *d = write_and_read(f, "b.json");
+	json_t *job = json_array_get(json_object_get(d, "jobs"), 0);
+	json_t *reps = json_object_get(job, "repeats");
+	json_t *r0 = json_array_get(reps, 0), *r4 = json_array_get(reps, 4);
+	json_t *cs, *seen;
+
+	assert_int_equal(json_array_size(reps), 5);
+	assert_true(json_is_null(json_object_get(r0, "pass")));
+	assert_true(json_is_true(json_object_get(r0, "in_summary")));
+	assert_null(json_object_get(r0, "counters"));	/* the metric's windows count nothing */
+	assert_int_equal(json_integer_value(json_object_get(r4, "pass")), 0);
+	assert_true(json_is_false(json_object_get(r4, "in_summary")));
+	cs = json_object_get(json_object_get(json_object_get(r4, "counters"), "writer/0"),
+			     "context-switches");
+	assert_int_equal(json_integer_value(json_object_get(cs, "value")), 2001);
+	assert_int_equal(json_integer_value(json_object_get(cs, "running_ns")), 50);
+	/* time-shared: scaled estimate and percentage */
+	assert_float_equal(json_real_value(json_object_get(cs, "scaled")), 4002.0, 1e-6);
+	assert_float_equal(json_real_value(json_object_get(cs, "percent")), 50.0, 1e-6);
+	/* the migrated reader shows both CPUs it was seen on */
+	seen = json_object_get(json_array_get(json_object_get(job, "cpus"), 1), "seen");
+	assert_int_equal(json_array_size(seen), 2);
+	assert_int_equal(json_integer_value(json_array_get(seen, 1)), 0);
+	json_decref(d);
+}
+
+static void test_unbounded_ci_is_null(void **state)
+{
+	struct fixture *f = *state;
+	json_t *d, *ci;
+
+	f->r.summary.ci_hi = INFINITY;
+	d = write_and_read(f, "c.json");
+	ci = json_object_get(json_object_get(json_array_get(json_object_get(d, "jobs"), 0),
+					     "summary"), "ci95");
+	assert_true(json_is_real(json_array_get(ci, 0)));
+	assert_true(json_is_null(json_array_get(ci, 1)));
+	json_decref(d);
+}
+
+static void test_atomic_write_leaves_nothing(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256];
+	json_t *j = json_pack("{s:i}", "a", 1);
+	struct dirent *e;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/nosuchdir/x.json", f->dir);
+	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nosuchdir"));
+	snprintf(path, sizeof(path), "%s/x.json", f->dir);
+	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);
+	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);	/* replaces */
+	json_decref(j);
+	dir = opendir(f->dir);
+	assert_non_null(dir);
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.') {
+			assert_string_equal(e->d_name, "x.json");
+			n++;
+		}
+	closedir(dir);
+	assert_int_equal(n, 1);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* A claim never replaces a file: the second run to want a name is told. */
+static void test_claim_is_exclusive(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/r.json", f->dir);
+	assert_int_equal(pb_file_save(path, "{\"first\": 1}", true, err, sizeof(err)), 0);
+	assert_int_equal(pb_file_save(path, "{\"second\": 2}", true, err, sizeof(err)),
+			 -EEXIST);
+	assert_string_equal(slurp(path), "{\"first\": 1}\n");
+	/* the owner rewrites its own file */
+	assert_int_equal(pb_file_save(path, "{\"first\": 3}", false, err, sizeof(err)), 0);
+	assert_string_equal(slurp(path), "{\"first\": 3}\n");
+}
+
+/* What failed, with the error of that step (not a stale errno). */
+static void test_save_error_is_real(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/sub", f->dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/sub", f->dir);	/* a folder as the target */
+	assert_int_equal(pb_file_save(path, "{}", false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot rename to"));
+	assert_non_null(strstr(err, strerror(EISDIR)));
+	snprintf(path, sizeof(path), "%s/none/x.json", f->dir);
+	assert_int_equal(pb_file_save(path, "{}", false, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot create"));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+}
+
+static void test_mkdirs(void **state)
+{
+	struct fixture *f = *state;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/a/b/c", f->dir);
+	assert_int_equal(pb_mkdirs(path), 0);
+	assert_int_equal(access(path, W_OK), 0);
+	assert_int_equal(pb_mkdirs(path), 0);	/* exists: fine */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_round_trip_repeats_and_counters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unbounded_ci_is_null, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_write_leaves_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_error_is_real, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cpulock.c - per-CPU advisory locks: another process's lock is seen
+ * with its pid, ours are dropped when we release them or die, duplicate
+ * CPUs count once, and an unusable lock folder is an error, not a hang.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sys/cpulock.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/pinbench-cpulock.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	setenv("PINBENCH_LOCK_DIR", dir, 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	unsetenv("PINBENCH_LOCK_DIR");
+	return 0;
+}
+
+/* A child that holds CPUs 3 and 5 until told to go; its pid. */
+static pid_t holder(int *go)
+{
+	int p[2], q[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(q), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct pb_cpu_holder held[4];
+		struct pb_cpulock l;
+		int cpus[] = { 5, 3 }, nheld;
+		char err[256];
+
+		if (pb_cpulock_take(&l, cpus, 2, held, 4, &nheld, err, sizeof(err)) || nheld)
+			_exit(1);
+		if (write(q[1], "x", 1) != 1 || read(p[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[0]);
+	close(q[1]);
+	assert_int_equal(read(q[0], &c, 1), 1);	/* it holds them */
+	close(q[0]);
+	*go = p[1];
+	return pid;
+}
+
+static void test_held_by_another(void **state)
+{
+	struct pb_cpu_holder held[4];
+	struct pb_cpulock l;
+	int cpus[] = { 1, 3, 3, 5 }, nheld, go, status;
+	char err[256];
+	pid_t pid;
+
+	(void)state;
+	pid = holder(&go);
+	assert_int_equal(pb_cpulock_take(&l, cpus, 4, held, 4, &nheld, err, sizeof(err)), 0);
+	assert_int_equal(nheld, 2);		/* 3 once, though named twice */
+	assert_int_equal(held[0].cpu, 3);
+	assert_int_equal(held[0].pid, pid);
+	assert_int_equal(held[1].cpu, 5);
+	assert_int_equal(l.nr, 1);		/* CPU 1 is ours */
+	pb_cpulock_release(&l);
+	assert_int_equal(write(go, "x", 1), 1);
+	close(go);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+	/* its locks went with it */
+	assert_int_equal(pb_cpulock_take(&l, cpus, 4, held, 4, &nheld, err, sizeof(err)), 0);
+	assert_int_equal(nheld, 0);
+	assert_int_equal(l.nr, 3);
+	pb_cpulock_release(&l);
+}
+
+/* A SIGKILLed holder leaves nothing locked. */
+static void test_killed_holder_frees(void **state)
+{
+	struct pb_cpu_holder held[4];
+	struct pb_cpulock l;
+	int cpus[] = { 3 }, nheld, go;
+	char err[256];
+	pid_t pid;
+
+	(void)state;
+	pid = holder(&go);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(go);
+	assert_int_equal(pb_cpulock_take(&l, cpus, 1, held, 4, &nheld, err, sizeof(err)), 0);
+	assert_int_equal(nheld, 0);
+	assert_int_equal(l.nr, 1);
+	pb_cpulock_release(&l);
+}
+
+static void test_unusable_folder(void **state)
+{
+	struct pb_cpu_holder held[4];
+	struct pb_cpulock l;
+	int cpus[] = { 0 }, nheld;
+	char err[256] = "";
+
+	(void)state;
+	setenv("PINBENCH_LOCK_DIR", "/nonexistent/pinbench", 1);
+	assert_int_equal(pb_cpulock_take(&l, cpus, 1, held, 4, &nheld, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/pinbench/pinbench-cpu0.lock"));
+	assert_non_null(strstr(err, "No such file or directory"));
+	assert_int_equal(l.nr, 0);
+	pb_cpulock_release(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_held_by_another, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_holder_frees, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unusable_folder, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
