@@ -98,3 +98,8 @@ const struct pb_bench *pb_bench_find(const char *name)
 			return pb_benches[i];
 	return NULL;
 }
+
+bool pb_bench_peer_capable(const struct pb_bench *b)
+{
+	return b && b->peer_listen && b->peer_connect;
+}

@@ -209,4 +209,10 @@ void pb_shm_free(void *p, size_t size);
 extern const struct pb_bench *const pb_benches[];
 const struct pb_bench *pb_bench_find(const char *name);
 
+/* Across two hosts (peer=, `pinbench server`). */
+#define PB_SERVER_PORT		7543	/* `pinbench server` default port */
+#define PB_PEER_MAX_INSTANCES	64	/* streams per session */
+/* Can this workload run across two hosts (it has the peer hooks)? */
+bool pb_bench_peer_capable(const struct pb_bench *b);
+
 #endif

@@ -43,7 +43,7 @@
 #include <unistd.h>
 
 #include "core/jobfile.h"
-#include "net/proto.h"
+#include "lib/addr.h"
 #include "sys/topo.h"
 #include "lib/util.h"
 
@@ -222,215 +222,6 @@ static char *trim(char *s)
 	return s;
 }
 
-static void fmt_num(char *buf, size_t len, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%g", v);
-}
-
-static bool has_range(const struct pb_key *k)
-{
-	return k->min <= k->max;
-}
-
-static void range_text(const struct pb_key *k, char *buf, size_t len)
-{
-	char lo[32], hi[32];
-
-	fmt_num(lo, sizeof(lo), k->min);
-	fmt_num(hi, sizeof(hi), k->max);
-	snprintf(buf, len, "%s..%s", lo, hi);
-}
-
-/* Decimal integer with an optional K, M or G (binary) suffix. */
-static int parse_long(const char *s, long *out)
-{
-	char *end;
-	long v, mul = 1;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (end == s || errno)
-		return -1;
-	if (*end == 'K')
-		mul = 1L << 10;
-	else if (*end == 'M')
-		mul = 1L << 20;
-	else if (*end == 'G')
-		mul = 1L << 30;
-	if (mul != 1)
-		end++;
-	if (*end || __builtin_mul_overflow(v, mul, &v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_bool(const char *s, int *out)
-{
-	static const char *const yes[] = { "1", "yes", "true", "on" };
-	static const char *const no[] = { "0", "no", "false", "off" };
-
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcasecmp(s, yes[i]) || !strcasecmp(s, no[i])) {
-			*out = !strcasecmp(s, yes[i]);
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* Index of s in "a|b|c", or -1. */
-static int parse_enum(const char *choices, const char *s)
-{
-	size_t n = strlen(s);
-	int i = 0;
-
-	for (const char *p = choices; p; i++) {
-		const char *bar = strchr(p, '|');
-		size_t m = bar ? (size_t)(bar - p) : strlen(p);
-
-		if (m == n && !strncmp(p, s, n))
-			return i;
-		p = bar ? bar + 1 : NULL;
-	}
-	return -1;
-}
-
-static int out_of_range(const struct pb_key *k, double v)
-{
-	return has_range(k) && (v < k->min || v > k->max);
-}
-
-static int int_problem(const struct pb_key *k, const char *text, void *field,
-		       char *prob, size_t len)
-{
-	char range[80];
-	long l;
-
-	if (parse_long(text, &l))
-		return pb_errf(prob, len, 0, "'%s' is not an integer%s", text,
-			    strchr(text, 'k') ? " (suffixes: K M G = x1024)" : "");
-	range_text(k, range, sizeof(range));
-	if (out_of_range(k, (double)l))
-		return pb_errf(prob, len, 0, "'%s' is out of range %s", text, range);
-	memcpy(field, &l, sizeof(l));
-	return 0;
-}
-
-static int double_problem(const struct pb_key *k, const char *text, void *field,
-			  char *prob, size_t len)
-{
-	char range[80];
-	double d;
-
-	if (parse_double(text, &d))
-		return pb_errf(prob, len, 0, "'%s' is not a number", text);
-	range_text(k, range, sizeof(range));
-	if (out_of_range(k, d))
-		return pb_errf(prob, len, 0, "'%s' is out of range %s", text, range);
-	memcpy(field, &d, sizeof(d));
-	return 0;
-}
-
-/* The problem with text as a value of k (no key name), or 0. */
-static int value_problem(const struct pb_key *k, const char *text, void *opts,
-			 char *prob, size_t len)
-{
-	char *field = (char *)opts + k->off;
-	int i;
-
-	switch (k->type) {
-	case PB_T_INT:
-		return int_problem(k, text, field, prob, len);
-	case PB_T_DOUBLE:
-		return double_problem(k, text, field, prob, len);
-	case PB_T_BOOL:
-		if (parse_bool(text, &i))
-			return pb_errf(prob, len, 0, "'%s' is not a boolean "
-				    "(0|1|yes|no|true|false|on|off)", text);
-		memcpy(field, &i, sizeof(i));
-		return 0;
-	case PB_T_ENUM:
-		i = parse_enum(k->choices, text);
-		if (i < 0)
-			return pb_errf(prob, len, 0, "'%s' is not one of %s", text, k->choices);
-		memcpy(field, &i, sizeof(i));
-		return 0;
-	case PB_T_STR:
-		if (strlen(text) >= PB_STR_MAX)
-			return pb_errf(prob, len, 0, "'%.24s...' is too long (at most %d characters)",
-				    text, PB_STR_MAX - 1);
-		snprintf(field, PB_STR_MAX, "%s", text);
-		return 0;
-	}
-	return pb_errf(prob, len, 0, "unknown type %d", (int)k->type);
-}
-
-/* value_problem(), plus a hint when a trailing comment is the likely cause. */
-static int value_check(const struct pb_key *k, const char *text, void *opts,
-		       char *prob, size_t len)
-{
-	size_t n;
-
-	if (!value_problem(k, text, opts, prob, len))
-		return 0;
-	n = strlen(prob);
-	if (strpbrk(text, "#;") && n < len)
-		snprintf(prob + n, len - n, " (comments must be on a line of their own)");
-	return -1;
-}
-
-int pb_key_parse(const struct pb_key *k, const char *text, void *opts,
-		 char *err, size_t len)
-{
-	char prob[256];
-
-	if (!value_check(k, text, opts, prob, sizeof(prob)))
-		return 0;
-	return pb_errf(err, len, 0, "%s: %s", k->name, prob);
-}
-
-void pb_key_describe(const struct pb_key *k, char *buf, size_t len)
-{
-	static const char *const names[] = {
-		[PB_T_INT] = "int", [PB_T_DOUBLE] = "double",
-		[PB_T_BOOL] = "bool", [PB_T_STR] = "string",
-	};
-	char range[80] = "";
-
-	if ((k->type == PB_T_INT || k->type == PB_T_DOUBLE) && has_range(k)) {
-		range[0] = ' ';
-		range_text(k, range + 1, sizeof(range) - 1);
-	}
-	if (k->type == PB_T_ENUM)
-		snprintf(buf, len, "%s", k->choices);
-	else if (k->type <= PB_T_STR)
-		snprintf(buf, len, "%s%s%s", names[k->type], range,
-			 k->flags & PB_KEY_SWEEP ? " (list or all)" : "");
-	else
-		snprintf(buf, len, "?");
-}
-
 const char *pb_job_get(const struct pb_job *j, const char *key)
 {
 	for (int i = 0; i < j->nr_kv; i++)
@@ -442,23 +233,15 @@ const char *pb_job_get(const struct pb_job *j, const char *key)
 /* ---------------------------------------------------------------- */
 /* Key tables */
 
-static const struct pb_key *key_find(const struct pb_key *keys, const char *name)
-{
-	for (int i = 0; keys && keys[i].name; i++)
-		if (!strcmp(keys[i].name, name))
-			return &keys[i];
-	return NULL;
-}
-
 static const struct pb_key *common_key(const char *name)
 {
-	return key_find(pb_common_keys, name);
+	return pb_key_find(pb_common_keys, name);
 }
 
 /* A workload key (the common keys take precedence over a clash). */
 static const struct pb_key *bench_key(const struct pb_bench *b, const char *name)
 {
-	return common_key(name) ? NULL : key_find(b->keys, name);
+	return common_key(name) ? NULL : pb_key_find(b->keys, name);
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -911,7 +694,7 @@ static int sweep_one(const struct pb_key *k, const struct ent *e, const char *te
 	one.off = 0;
 	if (*nr >= SWEEP_MAX)
 		return ENT_FAIL(err, len, e, true, "more than %d values", SWEEP_MAX);
-	if (value_check(&one, text, &v, prob, sizeof(prob)))
+	if (pb_key_check(&one, text, &v, prob, sizeof(prob)))
 		return ENT_FAIL(err, len, e, true, "%s", prob);
 	for (int i = 0; i < *nr; i++)
 		if (vals[i] == v)
@@ -1175,7 +958,7 @@ static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
 		snprintf(j->events, sizeof(j->events), "%s", kv->val);
 		return 0;
 	}
-	if (value_check(k, kv->val, cm, prob, sizeof(prob)))
+	if (pb_key_check(k, kv->val, cm, prob, sizeof(prob)))
 		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
 				  "%s", prob);
 	return 0;
@@ -1212,14 +995,14 @@ static int parse_opts(struct pb_job *j, char *err, size_t len)
 		return oom(err, len);
 	for (const struct pb_key *k = b->keys; k && k->name; k++)
 		if (k->def && !common_key(k->name) &&
-		    value_check(k, k->def, j->opts, prob, sizeof(prob)))
+		    pb_key_check(k, k->def, j->opts, prob, sizeof(prob)))
 			return pb_errf(err, len, 0, "bench %s: default %s: %s", b->name,
 				    k->name, prob);
 	for (int i = 0; i < j->nr_kv; i++) {
 		const struct pb_kv *kv = &j->kv[i];
 		const struct pb_key *k = bench_key(b, kv->key);
 
-		if (k && value_check(k, kv->val, j->opts, prob, sizeof(prob)))
+		if (k && pb_key_check(k, kv->val, j->opts, prob, sizeof(prob)))
 			return where_fail(err, len, kv->origin, kv->line, kv->key,
 					  true, "%s", prob);
 	}
@@ -1244,11 +1027,11 @@ static int instances(struct pb_job *j, char *err, size_t len)
 	j->nr_instances = 1;
 	if (!b->instances_key)
 		return 0;
-	k = key_find(b->keys, b->instances_key);
+	k = pb_key_find(b->keys, b->instances_key);
 	if (!k || k->type != PB_T_INT)
 		return pb_errf(err, len, 0, "bench %s: instances key '%s' is not an int key",
 			    b->name, b->instances_key);
-	memcpy(&n, (char *)j->opts + k->off, sizeof(n));
+	n = pb_params_instances(b, j->opts);
 	if (n < 1 || n > CPUS_MAX) {
 		snprintf(msg, sizeof(msg), "%s=%ld: need 1..%d instances", k->name,
 			 n, CPUS_MAX);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/bench.h"
+#include "core/keys.h"
 
 #define PB_MAX_PLACEMENTS	16
 #define PB_NAME_MAX		128
@@ -85,11 +86,6 @@ int pb_jobs_load_text(const char *name, const char *text, size_t n,
 		      struct pb_jobset *js, char *err, size_t len);
 void pb_jobset_free(struct pb_jobset *js);
 
-/* Parse text into the typed field of key k inside opts: 0, or -1 with err. */
-int pb_key_parse(const struct pb_key *k, const char *text, void *opts,
-		 char *err, size_t len);
-/* Format a key's type and range for `pinbench list` ("int 1..65507", "pingpong|stream"). */
-void pb_key_describe(const struct pb_key *k, char *buf, size_t len);
 /* Test hooks: how the parser finds workloads (tests swap in fakes). */
 extern const struct pb_bench *(*pb_jobfile_find_bench)(const char *name);
 extern const struct pb_bench *const *pb_jobfile_benches;

@@ -312,62 +312,6 @@ int pb_proto_recv(int fd, struct pb_msg *m, int timeout_ms, char *err, size_t le
 
 /* ------------------------------------------------------ parameters */
 
-bool pb_bench_peer_capable(const struct pb_bench *b)
-{
-	return b && b->peer_listen && b->peer_connect;
-}
-
-void pb_params_key_text(const struct pb_key *k, const void *opts, char *buf, size_t len)
-{
-	const char *p = (const char *)opts + k->off;
-	long l;
-	double d;
-	int i;
-
-	switch (k->type) {
-	case PB_T_INT:
-		memcpy(&l, p, sizeof(l));
-		snprintf(buf, len, "%ld", l);
-		break;
-	case PB_T_DOUBLE:
-		memcpy(&d, p, sizeof(d));
-		snprintf(buf, len, "%.17g", d);
-		break;
-	case PB_T_BOOL:
-		memcpy(&i, p, sizeof(i));
-		snprintf(buf, len, "%d", i);
-		break;
-	case PB_T_ENUM: {
-		const char *c = k->choices;
-
-		memcpy(&i, p, sizeof(i));
-		for (int n = 0; c && n < i; n++)
-			c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL;
-		snprintf(buf, len, "%.*s", c ? (int)strcspn(c, "|") : 1, c ? c : "?");
-		break;
-	}
-	default:
-		snprintf(buf, len, "%.*s", PB_STR_MAX, p);
-	}
-}
-
-void pb_params_canon(const struct pb_bench *b, const void *opts, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = 0;
-	for (const struct pb_key *k = b->keys; k && k->name && off < len; k++) {
-		char v[PB_STR_MAX + 32];
-		int n;
-
-		pb_params_key_text(k, opts, v, sizeof(v));
-		n = snprintf(buf + off, len - off, "%s%s=%s", off ? ";" : "", k->name, v);
-		if (n < 0)
-			return;
-		off += (size_t)n;
-	}
-}
-
 uint64_t pb_params_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -375,14 +319,6 @@ uint64_t pb_params_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h;
-}
-
-static const struct pb_key *bench_key(const struct pb_bench *b, const char *name)
-{
-	for (const struct pb_key *k = b->keys; k && k->name; k++)
-		if (!strcmp(k->name, name))
-			return k;
-	return NULL;
 }
 
 int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *opts,
@@ -399,7 +335,7 @@ int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *o
 
 		if (strncmp(m->kv[i].key, "p.", 2))
 			continue;
-		k = bench_key(b, m->kv[i].key + 2);
+		k = pb_key_find(b->keys, m->kv[i].key + 2);
 		if (!k)
 			return pb_errf(err, len, 0, "bench %s has no key '%s'", b->name,
 				    m->kv[i].key + 2);
@@ -412,70 +348,7 @@ int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *o
 	return 0;
 }
 
-long pb_params_instances(const struct pb_bench *b, const void *opts)
-{
-	const struct pb_key *k = b->instances_key ? bench_key(b, b->instances_key) : NULL;
-	long n;
-
-	if (!k || k->type != PB_T_INT)
-		return 1;
-	memcpy(&n, (const char *)opts + k->off, sizeof(n));
-	return n;
-}
-
 /* ---------------------------------------------------- addresses */
-
-static int port_parse(const char *s, int *port, char *err, size_t len)
-{
-	char *end;
-	long p;
-
-	errno = 0;
-	p = strtol(s, &end, 10);
-	if (!*s || *end || errno || p < 1 || p > 65535)
-		return pb_errf(err, len, 0, "port '%s': expected 1..65535", s);
-	*port = (int)p;
-	return 0;
-}
-
-static int host_set(const char *s, size_t n, char *host, size_t hlen, char *err, size_t len)
-{
-	if (!n)
-		return pb_errf(err, len, 0, "no host");
-	if (n >= hlen)
-		return pb_errf(err, len, 0, "host name too long");
-	for (size_t i = 0; i < n; i++)
-		if (!(s[i] == '.' || s[i] == '-' || s[i] == ':' || s[i] == '%' ||
-		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z')))
-			return pb_errf(err, len, 0, "host '%.*s': unexpected character '%c'",
-				    (int)n, s, s[i]);
-	snprintf(host, hlen, "%.*s", (int)n, s);
-	return 0;
-}
-
-int pb_peer_addr_parse(const char *s, int def, char *host, size_t hlen, int *port,
-		       char *err, size_t len)
-{
-	const char *c;
-
-	*port = def;
-	if (s[0] == '[') {
-		const char *rb = strchr(s, ']');
-
-		if (!rb)
-			return pb_errf(err, len, 0, "'%s': no closing ']'", s);
-		if (rb[1] && (rb[1] != ':' || port_parse(rb + 2, port, err, len)))
-			return rb[1] == ':' ? -1 : pb_errf(err, len, 0, "'%s': expected [V6]:PORT", s);
-		return host_set(s + 1, (size_t)(rb - s - 1), host, hlen, err, len);
-	}
-	c = strchr(s, ':');
-	if (c && strchr(c + 1, ':'))	/* a bare IPv6 address */
-		return host_set(s, strlen(s), host, hlen, err, len);
-	if (c && port_parse(c + 1, port, err, len))
-		return -1;
-	return host_set(s, c ? (size_t)(c - s) : strlen(s), host, hlen, err, len);
-}
 
 int pb_peer_resolve(const char *host, int port, bool passive, struct sockaddr_storage *ss,
 		    socklen_t *alen, char *err, size_t len)

@@ -29,6 +29,8 @@
 #include <sys/socket.h>
 
 #include "core/bench.h"
+#include "core/keys.h"
+#include "lib/addr.h"
 
 #define PB_PROTO_MAGIC		"PBSV"
 #define PB_PROTO_VERSION	1
@@ -38,8 +40,6 @@
 #define PB_PROTO_KEY_MAX	32
 #define PB_PROTO_VAL_MAX	512
 
-#define PB_SERVER_PORT		7543	/* `pinbench server` default port */
-#define PB_PEER_MAX_INSTANCES	64	/* streams per session */
 
 enum pb_msg_type {
 	PB_MSG_HELLO = 1,
@@ -93,12 +93,6 @@ int pb_proto_recv(int fd, struct pb_msg *m, int timeout_ms, char *err, size_t le
 
 /* ------------------------------------------------------ parameters */
 
-/* Can this workload run across two hosts? */
-bool pb_bench_peer_capable(const struct pb_bench *b);
-/* One key's value in opts as text (enum: the choice's name). */
-void pb_params_key_text(const struct pb_key *k, const void *opts, char *buf, size_t len);
-/* Every key of b as "k=v;k=v" in table order, from opts (the agreement). */
-void pb_params_canon(const struct pb_bench *b, const void *opts, char *buf, size_t len);
 /* FNV-1a 64 of s. */
 uint64_t pb_params_hash(const char *s);
 /*
@@ -107,17 +101,9 @@ uint64_t pb_params_hash(const char *s);
  */
 int pb_params_from_msg(const struct pb_bench *b, const struct pb_msg *m, void *opts,
 		       char *err, size_t len);
-/* The instance count opts ask for (the instances key, else 1). */
-long pb_params_instances(const struct pb_bench *b, const void *opts);
 
 /* ---------------------------------------------------- addresses */
 
-/*
- * "HOST", "HOST:PORT", "[V6]:PORT" or a bare IPv6 address: host and port
- * (def when absent).  0, or -1 with the reason.  No name lookup here.
- */
-int pb_peer_addr_parse(const char *s, int def, char *host, size_t hlen, int *port,
-		       char *err, size_t len);
 /* Resolve host:port (numeric or a name) into ss. */
 int pb_peer_resolve(const char *host, int port, bool passive, struct sockaddr_storage *ss,
 		    socklen_t *alen, char *err, size_t len);

@@ -24,7 +24,6 @@ may = {
 # still pointing up, to be cut (file -> layer)
 known = {
     ("harness/checks/doctor.c", "cli"),
-    ("harness/core/jobfile.c", "net"),
     ("harness/core/runner.h", "net"),
     ("harness/net/server.c", "cli"),
     ("harness/report/compare.c", "cli"),
