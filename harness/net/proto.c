@@ -17,6 +17,7 @@
 
 #include "core/jobfile.h"
 #include "net/proto.h"
+#include "sys/sysfs.h"
 #include "lib/util.h"
 
 static const char *const msg_names[] = {
@@ -399,8 +400,6 @@ static void printable(char *s)
 void pb_host_facts(char *host, size_t hl, char *kernel, size_t kl, char *model, size_t ml)
 {
 	struct utsname u;
-	char line[512];
-	FILE *f;
 
 	snprintf(host, hl, "unknown");
 	snprintf(kernel, kl, "unknown");
@@ -409,19 +408,8 @@ void pb_host_facts(char *host, size_t hl, char *kernel, size_t kl, char *model, 
 		snprintf(host, hl, "%s", u.nodename);
 		snprintf(kernel, kl, "%s", u.release);
 	}
-	f = fopen("/proc/cpuinfo", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) || !c)
-			continue;
-		c += 1 + (c[1] == ' ');
-		c[strcspn(c, "\n")] = 0;
-		snprintf(model, ml, "%s", c);
-		break;
-	}
-	if (f)
-		fclose(f);
+	if (pb_cpuinfo_field("model name", model, ml))
+		snprintf(model, ml, "unknown");
 	printable(host);
 	printable(kernel);
 	printable(model);

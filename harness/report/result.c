@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "report/result.h"
+#include "sys/sysfs.h"
 
 static const char *const status_names[] = {
 	[PB_OK] = "ok", [PB_SKIPPED] = "skipped", [PB_FAILED] = "failed",
@@ -37,23 +38,8 @@ static json_t *jstr_or_null(const char *s)
 
 static void cpu_model(char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) || !c)
-			continue;
-		c += 2;
-		c[strcspn(c, "\n")] = 0;
-		snprintf(buf, len, "%s", c);
-		break;
-	}
-	fclose(f);
+	if (pb_cpuinfo_field("model name", buf, len))
+		snprintf(buf, len, "unknown");
 }
 
 json_t *pb_host_json(const struct pb_topo *t)

@@ -5,6 +5,7 @@
  * deltas and honest scaling.  The one module that calls perf_event_open.
  */
 #include "sys/counters.h"
+#include "sys/sysfs.h"
 #include "lib/anomaly.h"
 
 #include <ctype.h>
@@ -58,29 +59,13 @@ int pb_counters_init(char *err, size_t len)
 	return -1;
 }
 
-const char *pb_sysroot_path(const char *path, char *buf, size_t len)
-{
-	const char *root = getenv("PINBENCH_SYSROOT");
-
-	snprintf(buf, len, "%s%s", root ? root : "", path);
-	return buf;
-}
-
 /* First line of a /proc or /sys file into buf: 0, or -1. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	char p[512];
-	FILE *f = fopen(pb_sysroot_path(path, p, sizeof(p)), "r");
-	int ret = -1;
-
-	if (!f)
+	if (pb_sys_read(buf, len, "%s", path) < 0)
 		return -1;
-	if (fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
 }
 
 static int read_int(const char *path, int dflt)
@@ -92,35 +77,12 @@ static int read_int(const char *path, int dflt)
 	return atoi(buf);
 }
 
-/* The first cpuinfo line starting with key, value part into buf. */
-static int cpuinfo_field(const char *key, char *buf, size_t len)
-{
-	char p[512], line[4096];
-	FILE *f = fopen(pb_sysroot_path("/proc/cpuinfo", p, sizeof(p)), "r");
-	size_t kl = strlen(key);
-	int ret = -1;
-
-	if (!f)
-		return -1;
-	while (ret && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, key, kl) || !colon || (line[kl] != ' ' && line[kl] != '\t'))
-			continue;
-		colon += 1 + (colon[1] == ' ');
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		ret = 0;
-	}
-	fclose(f);
-	return ret;
-}
 
 static bool cpu_has_flag(const char *flag)
 {
 	char flags[4096], *tok, *save = NULL;
 
-	if (cpuinfo_field("flags", flags, sizeof(flags)))
+	if (pb_cpuinfo_field("flags", flags, sizeof(flags)))
 		return false;
 	for (tok = strtok_r(flags, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		if (!strcmp(tok, flag))
@@ -173,9 +135,9 @@ static void cpu_model_str(char *buf, size_t len)
 {
 	char vendor[64] = "?", family[16] = "?", model[16] = "?";
 
-	cpuinfo_field("vendor_id", vendor, sizeof(vendor));
-	cpuinfo_field("cpu family", family, sizeof(family));
-	cpuinfo_field("model", model, sizeof(model));
+	pb_cpuinfo_field("vendor_id", vendor, sizeof(vendor));
+	pb_cpuinfo_field("cpu family", family, sizeof(family));
+	pb_cpuinfo_field("model", model, sizeof(model));
 	snprintf(buf, len, "%s family %s model %s", vendor, family, model);
 }
 
@@ -290,7 +252,7 @@ const char *pb_tracefs_events(char *buf, size_t len)
 		if (read_line(path, id, sizeof(id)))
 			continue;
 		snprintf(path, sizeof(path), "%s/events", tracefs_roots[i]);
-		return pb_sysroot_path(path, buf, len);
+		return pb_sys_path(buf, len, "%s", path) ? NULL : buf;
 	}
 	return NULL;
 }

@@ -138,8 +138,6 @@ struct pb_pmu_desc {
 };
 int pb_core_pmu(struct pb_pmu_desc *d);
 
-/* $PINBENCH_SYSROOT + path into buf; returns buf. */
-const char *pb_sysroot_path(const char *path, char *buf, size_t len);
 /* The software event names pinbench knows, i = 0.. until NULL. */
 const char *pb_sw_event_name(int i);
 /* The readable tracefs "events" folder (with sysroot) into buf, or NULL. */

@@ -17,91 +17,6 @@
 #include "sys/env.h"
 #include "sys/others.h"
 
-const char *pb_sys_root(void)
-{
-	const char *r = getenv(PB_SYSROOT_ENV);
-
-	return r ? r : "";
-}
-
-static int sys_vpath(char *buf, size_t len, const char *fmt, va_list ap)
-{
-	int n = snprintf(buf, len, "%s", pb_sys_root());
-	int m;
-
-	if (n < 0 || (size_t)n >= len)
-		return -1;
-	m = vsnprintf(buf + n, len - n, fmt, ap);
-	if (m < 0 || (size_t)m >= len - n)
-		return -1;
-	return 0;
-}
-
-int pb_sys_path(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = sys_vpath(buf, len, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-static int read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f;
-	size_t n;
-
-	if (len == 0)
-		return -1;
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return (int)n;
-}
-
-int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
-{
-	char path[4096];
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = sys_vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -1;
-	return read_file(path, buf, len);
-}
-
-int pb_sys_read_long(long *v, const char *fmt, ...)
-{
-	char path[4096], buf[64], *end;
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = sys_vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (r < 0 || read_file(path, buf, sizeof(buf)) <= 0)
-		return -1;
-	errno = 0;
-	*v = strtol(buf, &end, 10);
-	if (errno || end == buf)
-		return -1;
-	return 0;
-}
-
 int pb_cpulist_parse(const char *s, int *cpus, int max)
 {
 	int n = 0;
@@ -302,31 +217,13 @@ static void collect_pmu(struct pb_env *e)
 /* "model name" and the "hypervisor" flag of the first CPU in /proc/cpuinfo */
 static void collect_cpuinfo(struct pb_env *e)
 {
-	char path[4096], line[4096];
-	bool flags_seen = false;
-	FILE *f;
+	char flags[4096];
 
-	e->model[0] = '\0';
+	if (pb_cpuinfo_field("model name", e->model, sizeof(e->model)))
+		e->model[0] = '\0';
 	e->hypervisor = PB_ENV_UNKNOWN;
-	if (pb_sys_path(path, sizeof(path), "/proc/cpuinfo") < 0)
-		return;
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f) && !(flags_seen && e->model[0])) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "model name", 10) && !e->model[0]) {
-			snprintf(e->model, sizeof(e->model), "%s", colon + 1 + (colon[1] == ' '));
-		} else if (!strncmp(line, "flags", 5) && !flags_seen) {
-			flags_seen = true;
-			e->hypervisor = strstr(colon, " hypervisor") != NULL;
-		}
-	}
-	fclose(f);
+	if (!pb_cpuinfo_field("flags", flags, sizeof(flags)))
+		e->hypervisor = pb_cpuinfo_flag(flags, "hypervisor");
 }
 
 /* the value of key= on the kernel command line, or "" */

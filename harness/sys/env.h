@@ -5,9 +5,7 @@
  * PMU, SMT, isolated CPUs; per-CPU busy time; and the checks that turn
  * them into anomalies.
  *
- * Every /proc and /sys path goes through pb_sys_path(), which prefixes
- * the value of $PINBENCH_SYSROOT (empty: the real roots), so tests can
- * present fake trees.  A missing file means "unknown", never an error.
+ * Every /proc and /sys read goes through sys/sysfs.h (the sysroot).
  */
 #ifndef PINBENCH_ENV_H
 #define PINBENCH_ENV_H
@@ -18,25 +16,11 @@
 #include <jansson.h>
 
 #include "lib/anomaly.h"
+#include "sys/sysfs.h"
 
-#define PB_SYSROOT_ENV	"PINBENCH_SYSROOT"
 #define PB_ENV_UNKNOWN	(-1)		/* for every long/int field below */
 #define PB_ENV_STR	32
 
-/* $PINBENCH_SYSROOT, or "" */
-const char *pb_sys_root(void);
-/* buf = root + formatted path ("/sys/..."): 0, or -1 when it does not fit */
-int pb_sys_path(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/*
- * Read a whole (small) file under the root into buf, trailing newlines
- * removed.  Returns its length, or -1 when missing or unreadable.
- */
-int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* First integer of the file: 0, or -1 when missing or not a number. */
-int pb_sys_read_long(long *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 /* Parse a cpulist ("0-3,8,10-11") into cpus[max]: how many, or -1. */
 int pb_cpulist_parse(const char *s, int *cpus, int max);
 

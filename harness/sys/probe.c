@@ -536,30 +536,12 @@ int pb_nominal_from_model(const char *model, double *mhz)
 /* "model name" of /proc/cpuinfo, and whether the TSC is constant */
 static void cpuinfo_facts(char *model, size_t len, bool *constant_tsc)
 {
-	char path[4096], line[4096];
-	FILE *f;
+	char flags[8192];
 
-	model[0] = '\0';
-	*constant_tsc = false;
-	if (pb_sys_path(path, sizeof(path), "/proc/cpuinfo") < 0)
-		return;
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!colon)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (!strncmp(line, "model name", 10) && !model[0])
-			snprintf(model, len, "%s", colon + 1);
-		if (!strncmp(line, "flags", 5)) {
-			*constant_tsc = strstr(colon, " constant_tsc") != NULL;
-			break;
-		}
-	}
-	fclose(f);
+	if (pb_cpuinfo_field("model name", model, len))
+		model[0] = '\0';
+	*constant_tsc = !pb_cpuinfo_field("flags", flags, sizeof(flags)) &&
+			pb_cpuinfo_flag(flags, "constant_tsc");
 }
 
 static void set_nominal(struct pb_nominal *n, double mhz, const char *src)
