@@ -19,6 +19,7 @@
 #include "net/proto.h"
 #include "sys/sysfs.h"
 #include "lib/util.h"
+#include "lib/clock.h"
 
 static const char *const msg_names[] = {
 	[PB_MSG_HELLO] = "HELLO", [PB_MSG_READY] = "READY", [PB_MSG_ERROR] = "ERROR",
@@ -246,14 +247,6 @@ int pb_proto_send(int fd, const struct pb_msg *m, char *err, size_t len)
 	return rc;
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Read exactly n bytes by the deadline: 0, or -1 with the reason. */
 static int read_full(int fd, uint8_t *buf, size_t n, double deadline, const char *what,
 		     char *err, size_t len)
@@ -261,7 +254,7 @@ static int read_full(int fd, uint8_t *buf, size_t n, double deadline, const char
 	size_t off = 0;
 
 	while (off < n) {
-		int left = (int)(deadline - mono_ms());
+		int left = (int)(deadline - pb_mono_ms());
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t r;
 
@@ -290,7 +283,7 @@ static int read_full(int fd, uint8_t *buf, size_t n, double deadline, const char
 
 int pb_proto_recv(int fd, struct pb_msg *m, int timeout_ms, char *err, size_t len)
 {
-	double deadline = mono_ms() + timeout_ms;
+	double deadline = pb_mono_ms() + timeout_ms;
 	uint8_t hdr[PB_PROTO_HDR];
 	char *body;
 	uint32_t blen;

@@ -21,19 +21,12 @@
 
 #include "sys/env.h"
 #include "sys/probe.h"
+#include "lib/clock.h"
 
 #define CHAIN_LEN	1000		/* instructions per loop iteration */
 #define ADD_ITERS	1000		/* 1e6 cycles: ~0.3 ms at 3 GHz */
 #define IMUL_ITERS	334		/* 3 cycles each: ~1e6 cycles */
 #define PROBE_WARMUP_NS	10e6		/* 10 ms of the add chain first */
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* Run fn(arg) in a thread pinned to cpu (-1: unpinned).  0, or an errno. */
 static int run_pinned(int cpu, void *(*fn)(void *), void *arg)
@@ -104,10 +97,10 @@ static __attribute__((noinline)) uint64_t imul_chain(uint64_t iters)
 
 static double time_chain(uint64_t (*chain)(uint64_t), uint64_t iters)
 {
-	double t0 = now_ns();
+	double t0 = pb_raw_ns();
 
 	chain(iters);
-	return now_ns() - t0;
+	return pb_raw_ns() - t0;
 }
 
 static void *probe_thread(void *v)
@@ -117,18 +110,18 @@ static void *probe_thread(void *v)
 	int i;
 
 	/* warm-up: caches, and the clock a busy CPU ramps to (as the job's will) */
-	t0 = now_ns();
-	while (now_ns() - t0 < PROBE_WARMUP_NS)
+	t0 = pb_raw_ns();
+	while (pb_raw_ns() - t0 < PROBE_WARMUP_NS)
 		time_chain(add_chain, ADD_ITERS);
 	time_chain(imul_chain, IMUL_ITERS);
-	t0 = now_ns();
+	t0 = pb_raw_ns();
 	c0 = thread_cpu_ns();
 	for (i = 0; i < PB_PROBE_SAMPLES; i++) {
 		p->add_ns[i] = time_chain(add_chain, ADD_ITERS);
 		p->imul_ns[i] = time_chain(imul_chain, IMUL_ITERS);
 	}
 	p->cpu_ns = thread_cpu_ns() - c0;
-	p->wall_ns = now_ns() - t0;
+	p->wall_ns = pb_raw_ns() - t0;
 	p->ran_on = sched_getcpu();
 	return NULL;
 }
@@ -155,11 +148,11 @@ static int nominal_tsc(double *mhz)
 	double t0, t1, c0, c1;
 
 	c0 = __rdtsc();
-	t0 = now_ns();
+	t0 = pb_raw_ns();
 	c0 = (c0 + __rdtsc()) / 2;
 	nanosleep(&ts, NULL);
 	c1 = __rdtsc();
-	t1 = now_ns();
+	t1 = pb_raw_ns();
 	c1 = (c1 + __rdtsc()) / 2;
 	if (t1 <= t0 || c1 <= c0)
 		return -1;
@@ -476,7 +469,7 @@ static void sleep_s(double s)
 
 void pb_probe_confirm(int cpu, struct pb_confirm *c)
 {
-	double clean[PB_CONFIRM_PROBES], t0 = now_ns();
+	double clean[PB_CONFIRM_PROBES], t0 = pb_raw_ns();
 	struct pb_probe p;
 	char err[128];
 
@@ -488,7 +481,7 @@ void pb_probe_confirm(int cpu, struct pb_confirm *c)
 		if (p.mhz > 0 && !p.disturbed)
 			clean[c->nr_clean++] = p.mhz;
 	}
-	c->span_s = (now_ns() - t0) / 1e9;
+	c->span_s = (pb_raw_ns() - t0) / 1e9;
 	if (c->nr_clean >= 3) {
 		double q25, q75;
 
