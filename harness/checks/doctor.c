@@ -21,6 +21,7 @@
 #include "lib/anomaly.h"
 #include "cli/cmds.h"
 #include "sys/env.h"
+#include "checks/envcheck.h"
 #include "checks/perfstat.h"
 #include "sys/probe.h"
 

@@ -23,6 +23,7 @@
 
 #include "cli/cmds.h"
 #include "sys/cpulock.h"
+#include "checks/envcheck.h"
 #include "report/result.h"
 #include "lib/util.h"
 

@@ -30,6 +30,7 @@
 #include "sys/counters.h"
 #include "checks/hist.h"
 #include "sys/env.h"
+#include "checks/envcheck.h"
 #include "core/jobfile.h"
 #include "sys/probe.h"
 #include "net/proto.h"

@@ -2,8 +2,8 @@
 /*
  * env.h - the machine's state as it bears on measurements: cpufreq,
  * boost, thermal throttling, the NMI watchdog, perf_event_paranoid, the
- * PMU, SMT, isolated CPUs; per-CPU busy time; and the checks that turn
- * them into anomalies.
+ * PMU, SMT, isolated CPUs; per-CPU busy time.  The checks that turn them
+ * into verdicts and anomalies are checks/envcheck.h.
  *
  * Every /proc and /sys read goes through sys/sysfs.h (the sysroot).
  */
@@ -59,6 +59,7 @@ struct pb_env {
 	bool	isolated_known;		/* the isolated file exists */
 	char	model[128];		/* cpuinfo "model name", or "" */
 	char	tracefs[256];		/* readable tracefs events folder, or "" */
+	bool	sys_kernel;		/* /sys/kernel is there (else: tracefs unknown) */
 };
 
 /* Collect everything; never fails for a missing file.  0, or -1 (ENOMEM). */
@@ -71,25 +72,6 @@ const char *pb_paranoid_words(int level);
 /* Sum of all throttle counters (core + package), or -1 when none known. */
 long pb_env_throttle_total(const struct pb_env *e);
 
-/* One line of `pinbench doctor`. */
-enum pb_check_status { PB_CHECK_OK, PB_CHECK_SKIP, PB_CHECK_WARN, PB_CHECK_FAIL };
-
-struct pb_check {
-	char			name[32];	/* "governor" */
-	enum pb_check_status	status;
-	char			figure[200];	/* "powersave on cpu0-7 (intel_pstate)" */
-	char			fix[200];	/* one-line fix, "" when ok */
-};
-
-const char *pb_check_status_name(enum pb_check_status s);	/* "ok", ... */
-/*
- * The environment checks (governor, boost, throttling, nmi_watchdog,
- * perf_event_paranoid, PMU, SMT, isolation) into out[max]: how many.
- * privileged: the caller may count anything (root, CAP_PERFMON).
- */
-int pb_env_checks(const struct pb_env *e, bool privileged, struct pb_check *out, int max);
-/* The warn/fail checks as anomalies (kind "env-<check name>"). */
-void pb_env_anomalies(const struct pb_env *e, bool privileged, struct pb_anomalies *a);
 /* CAP_PERFMON or CAP_SYS_ADMIN in this process' effective set (or euid 0). */
 bool pb_perf_privileged(void);
 
@@ -113,35 +95,5 @@ int pb_cpustat_snapshot(const int *cpus, int n, struct pb_cpustat *out);
 /* Same, from the text of a /proc/stat (tests). */
 int pb_cpustat_parse(const char *procstat, const int *cpus, int n,
 		     struct pb_cpustat *out);
-
-/*
- * Noisy neighbours, steal and throttling over a job's metric windows.
- *
- * others: what other tasks ran on the job's n CPUs (others.h; NULL when
- * unknown), as a fraction of elapsed_s * n CPUs:
- *	> 5 %  noisy-neighbor, warn
- *	> 20 % noisy-neighbor, error
- * naming the task that ran most.  Steal time (/proc/stat) above 5 % of the
- * CPUs' time and more than 3 clock ticks per CPU: cpu-steal, warn.  Any
- * throttle counter that increased: throttling, error.  The other-task
- * fraction goes to *other_frac (-1 when unknown).
- */
-#define PB_NEIGHBOR_WARN	0.05
-#define PB_NEIGHBOR_ERROR	0.20
-#define PB_NEIGHBOR_TICKS	3
-struct pb_others_delta;
-void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat *after,
-		       int n, double elapsed_s, const struct pb_others_delta *others,
-		       struct pb_anomalies *a, double *other_frac);
-
-/* cv (a fraction, as in struct pb_summary) > 2 %: noisy, warn, with the CV. */
-#define PB_CV_NOISY	0.02
-bool pb_check_cv(double cv, struct pb_anomalies *a);
-/*
- * A pinned role (name, instance) planned on cpu ran on seen[n] (from
- * sched_getcpu() samples): any other CPU is a migration, error.
- */
-bool pb_check_migration(const char *role, int instance, int planned,
-			const int *seen, int n, struct pb_anomalies *a);
 
 #endif

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "sys/env.h"
+#include "checks/envcheck.h"
 #include "sys/others.h"
 #include "anomaly_fixture.h"
 #include "fs_fixture.h"
