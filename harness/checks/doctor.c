@@ -22,6 +22,7 @@
 #include "cli/cmds.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
+#include "checks/clockcheck.h"
 #include "checks/perfstat.h"
 #include "sys/probe.h"
 

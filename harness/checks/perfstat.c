@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "checks/perfstat.h"
-#include "sys/probe.h"
+#include "checks/clockcheck.h"
 
 #define PS_MAX_FILE	(4 << 20)
 #define PS_MAX_FIELDS	16

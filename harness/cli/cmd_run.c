@@ -24,6 +24,7 @@
 #include "cli/cmds.h"
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
+#include "checks/clockcheck.h"
 #include "report/result.h"
 #include "lib/util.h"
 

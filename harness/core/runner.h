@@ -31,6 +31,7 @@
 #include "checks/hist.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
+#include "checks/clockcheck.h"
 #include "core/jobfile.h"
 #include "sys/probe.h"
 #include "net/proto.h"

@@ -2,7 +2,7 @@
 /*
  * probe.h - the clock, measured without a PMU and without trusting
  * /proc/cpuinfo; the nominal clock and where it came from; the observer
- * reference loop; and the checks on those figures.
+ * reference loop.  The verdicts on those figures are checks/clockcheck.h.
  *
  * The probe runs a dependent chain of register adds (one cycle each) and
  * a dependent chain of imuls (three cycles each) in a thread pinned to
@@ -121,15 +121,6 @@ int pb_nominal_detect(int cpu, struct pb_nominal *n);
 int pb_nominal_from_model(const char *model, double *mhz);
 json_t *pb_nominal_json(const struct pb_nominal *n);
 
-/*
- * Checks on figures (probe MHz, counts); each adds an anomaly when it
- * flags and returns true.  0 or a negative figure means unknown: no flag.
- */
-#define PB_DRIFT_MAX	0.03	/* after vs before */
-#define PB_LOW_MAX	0.10	/* probe below nominal */
-#define PB_MISMATCH_MAX	0.05	/* counters' effective clock vs probe */
-#define PB_OBSERVER_MAX	0.05	/* reference loop slower at the end */
-
 /* The probes of one CPU around a job; a probe with mhz 0 was not taken. */
 struct pb_clock_obs {
 	int			cpu;
@@ -139,58 +130,7 @@ struct pb_clock_obs {
 	struct pb_confirm	confirm;	/* re-probes, nr 0 when none were needed */
 };
 
-/*
- * Do these probes need re-probes before a verdict: before and after (or
- * closed) differ by more than PB_DRIFT_MAX, after is more than PB_LOW_MAX
- * below nominal, or the after probes are disturbed?
- */
-bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom);
-/*
- * The clock verdicts of one CPU, each only from undisturbed probes:
- *  - frequency-drift (warn): before and after differ by more than 3 %, and
- *    the re-probes confirm the change: every undisturbed one differs from
- *    before by more than 3 % the same way (a clock that wanders, as a
- *    virtual machine's host clock does, comes back within a second); a
- *    change the re-probes do not confirm is probe-disturbed (info);
- *  - frequency-low (warn; error beyond 25 %): after (or, when after is
- *    disturbed, the re-probes) more than 10 % below nominal, and every
- *    undisturbed re-probe too;
- *  - probe-disturbed (info): a disturbed probe, with its figures, or a
- *    suspicion the re-probes did not confirm.
- * Returns true when D or L was raised.
- */
-bool pb_judge_clock(const struct pb_clock_obs *o, const struct pb_nominal *nom,
-		    struct pb_anomalies *a);
 json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
-
-enum pb_clock_verdict {
-	PB_CLOCK_UNKNOWN,	/* not enough figures */
-	PB_CLOCK_OK,		/* counters, probe and nominal agree */
-	PB_CLOCK_COUNTS_WRONG,	/* counters disagree with the probe */
-	PB_CLOCK_CHANGED,	/* counters agree with the probe, both below nominal */
-};
-
-/* The figures of one job (or CPU) for the clock verdict. */
-struct pb_clock_fig {
-	int	cpu;		/* or -1 */
-	double	nominal_mhz;	/* 0 unknown */
-	double	probe_mhz;	/* probe during/after the job, 0 unknown */
-	double	cycles;		/* counted cycles, scaled; 0 unknown */
-	double	ref_cycles;	/* 0 unknown */
-	double	task_ns;	/* task-clock of the tasks that counted cycles; 0 unknown */
-};
-
-/*
- * Effective clocks from counters: cycles / task-clock, and cycles /
- * ref-cycles * nominal.  Either more than 5 % away from the probe:
- * counter-clock-mismatch (error), "the counts are wrong".  Counters that
- * agree with a probe more than 10 % below nominal: "the clock changed"
- * (the frequency-low anomaly is pb_check_low's).  The cycles/task-clock
- * figure goes to *eff_mhz when not NULL (0 when unknown).
- */
-enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_anomalies *a,
-				     double *eff_mhz);
-const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
 
 /*
  * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
@@ -200,15 +140,6 @@ const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
  */
 #define PB_OBSERVER_CALLS	200000
 int pb_observer_time(int cpu, double *seconds, char *err, size_t len);
-/*
- * observer-effect when end is more than 5 % slower than start (warn; error
- * beyond 20 %) and the re-timings again[nr] (taken over a few hundred ms
- * once end looked slow; their median) confirm it; an unconfirmed one is
- * probe-disturbed (info).  nr 0: no re-timing, end alone decides.
- */
-#define PB_OBSERVER_RETRIES	5
-bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
-		       struct pb_anomalies *a);
 /* Re-time the reference loop nr times over span_s; how many succeeded. */
 int pb_observer_confirm(int cpu, double *again, int nr, double span_s);
 

@@ -18,6 +18,7 @@
 
 #include "sys/env.h"
 #include "sys/probe.h"
+#include "checks/clockcheck.h"
 #include "anomaly_fixture.h"
 #include "fs_fixture.h"
 
