@@ -2,8 +2,8 @@
 /*
  * pinbench - microbenchmarks for kernel developers, pinned by topology.
  *
- * main.c: the command dispatch and the run/bench/list commands.  Only
- * main() exits.
+ * main.c - the command dispatch: the table below names each command and
+ * its cli/cmd_*.c entry point.  Only main() exits.
  */
 #include <getopt.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * result.h - a run's results as JSON (pinbench-result/1) and as text
- * tables, and the atomic write of the result file.
+ * result.h - a run's results as JSON (pinbench-result/1, result.c) and
+ * as text tables (table.c).
  */
 #ifndef PINBENCH_RESULT_H
 #define PINBENCH_RESULT_H
@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "core/runner.h"
+#include "lib/file.h"
 
 #define PB_SCHEMA	"pinbench-result/1"
 
@@ -31,21 +32,13 @@ struct pb_run {
 };
 
 json_t *pb_run_json(const struct pb_run *run);
+/* Per role instance ops/s over the metric's windows: how many, min and max. */
+int pb_instance_rates(const struct pb_result *r, double *min, double *max);
+/* "ok", "skipped", "failed", "interrupted" */
+const char *pb_status_name(enum pb_status s);
 json_t *pb_result_json(const struct pb_result *r, double nominal_mhz);
 /* The host object: hostname, kernel, ..., topology. */
 json_t *pb_host_json(const struct pb_topo *t);
-/*
- * Write text and a newline to path atomically: a temporary file in the same
- * folder, fsync, then rename over path (claim false) or link to path only
- * if no file has that name (claim true: -EEXIST when one has), and fsync
- * of the folder.  -1 with err naming the step and the error that failed.
- */
-int pb_file_save(const char *path, const char *text, bool claim, char *err, size_t len);
-/* pb_file_save(path, j as indented JSON, false, ...). */
-int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
-/* mkdir -p */
-int pb_mkdirs(const char *path);
-
 /* Text tables: one per job, a row per placement, per-op counters below. */
 void pb_run_print_text(const struct pb_run *run, FILE *f);
 /* Scaling tables of sweep jobs ("SECTION/threads=N"): value, per-instance min/max, efficiency. */

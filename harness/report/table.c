@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * table.c - a run's results as text: one table per job (a row per
+ * placement), per-op counters, latency percentiles, loss, the anomaly
+ * legend, and the scaling tables of sweeps.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/result.h"
+
+static void print_header(const struct pb_result *r, FILE *f)
+{
+	const struct pb_job *j = r->job;
+	const struct pb_bench *b = j->bench;
+	char keys[256] = "";
+	size_t n = 0;
+
+	for (int k = 0; b->keys[k].name; k++) {
+		const char *v = pb_job_get(j, b->keys[k].name);
+
+		if (v && n < sizeof(keys))
+			n += snprintf(keys + n, sizeof(keys) - n, "%s%s=%s",
+				      n ? " " : "", b->keys[k].name, v);
+	}
+	fprintf(f, "\n%s: %s %s (%s, %s is better)\n", j->name, b->name,
+		r->metric.name, r->metric.unit, r->metric.lower_better ? "lower" : "higher");
+	if (j->loops)
+		fprintf(f, "  %s%s%d x %ld ops, %s\n", keys, *keys ? "; " : "", j->repeats,
+			j->loops, j->threads ? "threads" : "processes");
+	else
+		fprintf(f, "  %s%s%d x %g s, %s\n", keys, *keys ? "; " : "", j->repeats,
+			j->duration, j->threads ? "threads" : "processes");
+}
+
+static void cpus_text(const struct pb_result *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < r->nr_tasks && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%d", i ? "," : "", r->tasks[i].planned);
+	if (!r->nr_tasks)
+		snprintf(buf, len, "-");
+}
+
+static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
+{
+	char cpus[64], marks[16] = "";
+	int nm = 0;
+
+	cpus_text(r, cpus, sizeof(cpus));
+	fprintf(f, "%-13s %-*s", r->placement, width, cpus);
+	if (r->status == PB_SKIPPED || (r->status != PB_OK && !r->nr_reps)) {
+		if (!strcmp(r->reason, pb_status_name(r->status)))
+			fprintf(f, " %s\n", r->reason);
+		else
+			fprintf(f, " %s: %s\n", pb_status_name(r->status), r->reason);
+		return;
+	}
+	for (int i = 0, shown = 0; shown < reps; i++) {
+		if (i < r->nr_reps && !r->reps[i].in_summary)
+			continue;
+		if (i < r->nr_reps && r->reps[i].stall)
+			fprintf(f, " %9s", "stall");
+		else if (i < r->nr_reps)
+			fprintf(f, " %9.4g", r->reps[i].value);
+		else
+			fprintf(f, " %9s", "-");
+		shown++;
+	}
+	for (int i = 0; i < r->anomalies.nr && nm < 8; i++) {
+		const char *m = pb_anomaly_mark(r->anomalies.v[i].kind);
+
+		if (!strstr(marks, m) && r->anomalies.v[i].sev != PB_SEV_INFO)
+			nm += snprintf(marks + nm, sizeof(marks) - nm, "%s", m);
+	}
+	if (r->status == PB_OK)
+		fprintf(f, " %10.4f %9.4f %s\n", r->summary.mean, r->summary.stddev, marks);
+	else if (r->status == PB_INTERRUPTED && r->summary.n)
+		fprintf(f, " %10.4f %9.4f %s%sinterrupted (%d finished)\n", r->summary.mean,
+			r->summary.stddev, marks, *marks ? " " : "", r->summary.n);
+	else
+		fprintf(f, "  %s: %s\n", pb_status_name(r->status), r->reason);
+}
+
+static const struct pb_figure *figure(const struct pb_figures *f, const char *name)
+{
+	for (int i = 0; i < f->nr; i++)
+		if (!strcmp(f->v[i].name, name))
+			return &f->v[i];
+	return NULL;
+}
+
+/*
+ * Where the per-op figures come from: the counter passes, each with how
+ * much slower it ran than the metric's own repeats (a per-task counter
+ * costs every context switch), so task-clock/op can be read against it.
+ */
+static void print_pass_cost(const struct pb_result *r, FILE *f)
+{
+	char names[512];
+
+	for (int p = 0; p < r->evl.nr_passes; p++) {
+		double pr, mr;
+
+		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
+		if (pb_result_pass_rate(r, p, &pr, &mr))
+			fprintf(f, "  %-13s counter pass %d (%s): the metric's own repeats\n",
+				r->placement, p, names);
+		else
+			fprintf(f, "  %-13s counter pass %d (%s): %.4g ops/s, %.1f %% %s than "
+				"the metric's repeats (%.4g ops/s)\n", r->placement, p, names, pr,
+				100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster", mr);
+	}
+}
+
+/*
+ * Per-op counter figures under the table: a row per figure, the total
+ * and then each role instance (or CPU) in columns.
+ */
+static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	struct pb_figures tot, *g;
+	int ng = r->nr_groups > 8 ? 0 : r->nr_groups;
+	double ops;
+
+	if (r->status == PB_SKIPPED || !pb_result_counts(r, -1, -1, acc, &ops))
+		return;
+	pb_result_figures(r, -1, -1, nominal_mhz, &tot);
+	if (!tot.nr)
+		return;
+	g = calloc(ng ? ng : 1, sizeof(*g));
+	if (!g)
+		return;
+	print_pass_cost(r, f);
+	fprintf(f, "  %-13s %-22s %12s", r->placement, "per op", "total");
+	for (int k = 0; k < ng; k++) {
+		pb_result_figures(r, k, -1, nominal_mhz, &g[k]);
+		fprintf(f, " %12s", r->group_names[k]);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < tot.nr; i++) {
+		fprintf(f, "  %-13s %-22s %12.4g", "", tot.v[i].name, tot.v[i].value);
+		for (int k = 0; k < ng; k++) {
+			const struct pb_figure *x = figure(&g[k], tot.v[i].name);
+
+			if (x)
+				fprintf(f, " %12.4g", x->value);
+			else
+				fprintf(f, " %12s", "-");
+		}
+		fprintf(f, " %s\n", tot.v[i].unit);
+	}
+	free(g);
+}
+
+/* Latency workloads: percentiles per placement over the metric's windows. */
+static void print_latency(const struct pb_result *r, FILE *f)
+{
+	struct pb_hist *all;
+
+	if (!r->job->bench->latency || r->status == PB_SKIPPED || !r->nr_reps)
+		return;
+	all = malloc(sizeof(*all));
+	if (!all)
+		return;
+	pb_hist_init(all);
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary && r->reps[i].lat)
+			pb_hist_merge(all, r->reps[i].lat);
+	if (all->count)
+		fprintf(f, "  %-13s latency us: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f"
+			"  (%llu ops)\n", r->placement, pb_hist_quantile(all, 0.5) / 1e3,
+			pb_hist_quantile(all, 0.9) / 1e3, pb_hist_quantile(all, 0.99) / 1e3,
+			pb_hist_quantile(all, 0.999) / 1e3, all->max / 1e3,
+			(unsigned long long)all->count);
+	free(all);
+}
+
+/* Workloads that count lost datagrams: the loss, when there was some. */
+static void print_loss(const struct pb_result *r, FILE *f)
+{
+	uint64_t lost, ops;
+	double wait = 0;
+
+	if (r->status == PB_SKIPPED || !pb_result_loss(r, -1, &lost, &ops) || !lost)
+		return;
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary)
+			wait += r->reps[i].wait_s;
+	fprintf(f, "  %-13s loss: %llu of %llu round trips lost (%.3g %%); %.3f s waiting for "
+		"them excluded from %s\n", r->placement, (unsigned long long)lost,
+		(unsigned long long)(lost + ops), 100 * pb_loss_rate(lost, ops), wait,
+		r->metric.name);
+}
+
+static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
+{
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+
+		for (int k = 0; k < r->anomalies.nr; k++) {
+			const struct pb_anomaly *a = &r->anomalies.v[k];
+
+			if (a->sev == PB_SEV_INFO)
+				continue;
+			fprintf(f, "  %s %s [%s] %s: %s%s%s\n", pb_anomaly_mark(a->kind),
+				r->placement, pb_sev_name(a->sev), a->kind, a->message,
+				*a->advice ? " -- " : "", a->advice);
+		}
+	}
+}
+
+static void print_job(const struct pb_run *run, int from, int to, FILE *f)
+{
+	int reps = 0, width = 4;
+	char cpus[64];
+
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+
+		int n = 0;
+
+		for (int k = 0; k < r->nr_reps; k++)
+			n += r->reps[k].in_summary;
+		if (n > reps)
+			reps = n;
+		cpus_text(r, cpus, sizeof(cpus));
+		if ((int)strlen(cpus) > width)
+			width = strlen(cpus);
+	}
+	print_header(&run->results[from], f);
+	fprintf(f, "%-13s %-*s", "Placement", width, "CPUs");
+	for (int i = 0; i < reps; i++) {
+		char h[24];
+
+		snprintf(h, sizeof(h), "Test %d", i + 1);
+		fprintf(f, " %9s", h);
+	}
+	fprintf(f, " %10s %9s\n", "Average", "Stddev");
+	for (int i = from; i < to; i++)
+		print_row(&run->results[i], width, reps, f);
+	for (int i = from; i < to; i++) {
+		print_latency(&run->results[i], f);
+		print_loss(&run->results[i], f);
+	}
+	print_legend(run, from, to, f);
+	for (int i = from; i < to; i++)
+		print_per_op(&run->results[i], run->nominal.mhz, f);
+}
+
+/* "scale/threads=4" -> key "threads", prefix length 5; 0 when not a sweep job. */
+static int sweep_split(const char *name, char *key, size_t len)
+{
+	const char *slash = strrchr(name, '/'), *eq;
+
+	if (!slash || !(eq = strchr(slash, '=')))
+		return 0;
+	snprintf(key, len, "%.*s", (int)(eq - slash - 1), slash + 1);
+	return slash - name;
+}
+
+static void print_sweep(const struct pb_run *run, int from, int to, const char *key,
+			FILE *f)
+{
+	const struct pb_result *first = &run->results[from];
+	double base = 0, base_n = 0;
+
+	fprintf(f, "\n%.*s: %s (%s) by %s, efficiency against linear: ops(N) / (N x ops(1))\n",
+		sweep_split(first->job->name, (char[64]){ 0 }, 64), first->job->name,
+		first->metric.name, first->metric.unit, key);
+	fprintf(f, "%-13s %8s %14s %14s %14s %11s\n", "Placement", key, first->metric.unit,
+		"min/instance", "max/instance", "efficiency");
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+		const char *v = pb_job_get(r->job, key);
+		double n = v ? atof(v) : 0, mn, mx;
+
+		if (r->status != PB_OK || n <= 0) {
+			fprintf(f, "%-13s %8s %s: %s\n", r->placement, v ? v : "?",
+				pb_status_name(r->status), r->reason);
+			continue;
+		}
+		if (!base || strcmp(r->placement, run->results[i - 1].placement)) {
+			base = r->summary.mean;	/* the first (smallest) count of this placement */
+			base_n = n;
+		}
+		if (!pb_instance_rates(r, &mn, &mx))
+			mn = mx = NAN;
+		fprintf(f, "%-13s %8s %14.4g %14.4g %14.4g %10.1f%%\n", r->placement, v,
+			r->summary.mean, mn, mx, 100 * r->summary.mean / (n / base_n * base));
+	}
+}
+
+/* After the last job of a sweep (same section, a swept key), its scaling table. */
+void pb_run_print_sweeps(const struct pb_run *run, FILE *f)
+{
+	char key[64], key2[64];
+	int i = 0;
+
+	while (i < run->nr) {
+		const char *name = run->results[i].job->name;
+		int plen = sweep_split(name, key, sizeof(key)), j = i + 1;
+
+		while (plen && j < run->nr) {
+			const char *n2 = run->results[j].job->name;
+
+			if (sweep_split(n2, key2, sizeof(key2)) != plen ||
+			    strncmp(name, n2, plen) || strcmp(key, key2))
+				break;
+			j++;
+		}
+		if (plen && run->results[j - 1].job != run->results[i].job) {
+			/* order by placement, then by the swept value (job order) */
+			for (int p = i; p < j; p++) {
+				int seen = 0;
+
+				for (int q = i; q < p; q++)
+					seen |= !strcmp(run->results[q].placement,
+							run->results[p].placement);
+				if (seen)
+					continue;
+				struct pb_run view = *run;
+				struct pb_result *sel = calloc(j - i, sizeof(*sel));
+				int n = 0;
+
+				if (!sel)
+					return;
+				for (int q = i; q < j; q++)
+					if (!strcmp(run->results[q].placement, run->results[p].placement))
+						sel[n++] = run->results[q];
+				view.results = sel;
+				view.nr = n;
+				print_sweep(&view, 0, n, key, f);
+				free(sel);
+			}
+		}
+		i = j;
+	}
+}
+
+void pb_run_print_text(const struct pb_run *run, FILE *f)
+{
+	int from = 0;
+
+	for (int i = 1; i <= run->nr; i++) {
+		if (i < run->nr && run->results[i].job == run->results[from].job)
+			continue;
+		print_job(run, from, i, f);
+		from = i;
+	}
+}
