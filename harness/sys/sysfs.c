@@ -46,16 +46,17 @@ int pb_sys_path(char *buf, size_t len, const char *fmt, ...)
 	return r;
 }
 
-static int read_file(const char *path, char *buf, size_t len)
+/* All of f (closed here; NULL: missing) into buf, trailing newlines and blanks removed. */
+static int read_file(FILE *f, char *buf, size_t len)
 {
-	FILE *f;
 	size_t n;
 
-	if (len == 0)
-		return -1;
-	f = fopen(path, "r");
 	if (!f)
 		return -1;
+	if (len == 0) {
+		fclose(f);
+		return -1;
+	}
 	n = fread(buf, 1, len - 1, f);
 	if (ferror(f)) {
 		fclose(f);
@@ -68,30 +69,35 @@ static int read_file(const char *path, char *buf, size_t len)
 	return (int)n;
 }
 
-int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
+/* The formatted path under the root, opened for reading, or NULL. */
+static FILE *sys_vfopen(const char *fmt, va_list ap)
 {
 	char path[4096];
+
+	return sys_vpath(path, sizeof(path), fmt, ap) < 0 ? NULL : fopen(path, "r");
+}
+
+int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
+{
 	va_list ap;
-	int r;
+	FILE *f;
 
 	va_start(ap, fmt);
-	r = sys_vpath(path, sizeof(path), fmt, ap);
+	f = sys_vfopen(fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -1;
-	return read_file(path, buf, len);
+	return read_file(f, buf, len);
 }
 
 int pb_sys_read_long(long *v, const char *fmt, ...)
 {
-	char path[4096], buf[64], *end;
+	char buf[64], *end;
 	va_list ap;
-	int r;
+	FILE *f;
 
 	va_start(ap, fmt);
-	r = sys_vpath(path, sizeof(path), fmt, ap);
+	f = sys_vfopen(fmt, ap);
 	va_end(ap);
-	if (r < 0 || read_file(path, buf, sizeof(buf)) <= 0)
+	if (read_file(f, buf, sizeof(buf)) <= 0)
 		return -1;
 	errno = 0;
 	*v = strtol(buf, &end, 10);
@@ -102,14 +108,13 @@ int pb_sys_read_long(long *v, const char *fmt, ...)
 
 FILE *pb_sys_fopen(const char *fmt, ...)
 {
-	char path[4096];
 	va_list ap;
-	int r;
+	FILE *f;
 
 	va_start(ap, fmt);
-	r = sys_vpath(path, sizeof(path), fmt, ap);
+	f = sys_vfopen(fmt, ap);
 	va_end(ap);
-	return r < 0 ? NULL : fopen(path, "r");
+	return f;
 }
 
 int pb_cpuinfo_field(const char *key, char *buf, size_t len)
