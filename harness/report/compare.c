@@ -23,10 +23,10 @@
 #include "lib/anomaly.h"
 #include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
 
-#define RESULT_SCHEMA	"pinbench-result/1"
 #define MAX_DEPTH	16
 
 const char *const pb_lat_names[PB_LAT_N] = { "p50", "p90", "p99", "p99.9", "max" };
@@ -522,14 +522,14 @@ int pb_cmp_check_result(json_t *root, char *err, size_t len)
 			       pb_json_kind(root));
 	schema = json_object_get(root, "schema");
 	if (!schema)
-		return pb_errf(err, len, 0, "no schema, want \"%s\"", RESULT_SCHEMA);
+		return pb_errf(err, len, 0, "no schema, want \"%s\"", PB_SCHEMA);
 	if (!json_is_string(schema))
 		return pb_errf(err, len, 0, "schema is %s, want the string \"%s\"",
-			       pb_json_kind(schema), RESULT_SCHEMA);
-	if (strcmp(json_string_value(schema), RESULT_SCHEMA)) {
+			       pb_json_kind(schema), PB_SCHEMA);
+	if (strcmp(json_string_value(schema), PB_SCHEMA)) {
 		snprintf(s, sizeof(s), "%.64s", json_string_value(schema));
 		pb_str_clean(s);
-		return pb_errf(err, len, 0, "schema \"%s\", want \"%s\"", s, RESULT_SCHEMA);
+		return pb_errf(err, len, 0, "schema \"%s\", want \"%s\"", s, PB_SCHEMA);
 	}
 	jobs = json_object_get(root, "jobs");
 	if (!jobs)

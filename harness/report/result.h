@@ -10,8 +10,7 @@
 #include <jansson.h>
 
 #include "core/runner.h"
-
-#define PB_SCHEMA	"pinbench-result/1"
+#include "report/schema.h"
 
 struct pb_run {
 	const char		*label;
