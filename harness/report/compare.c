@@ -268,7 +268,7 @@ static int add_value(struct pb_cell *cell, double v)
 
 static int add_figure(struct pb_cell *cell, const char *name, double v, double w)
 {
-	struct pb_figure *f;
+	struct pb_cmp_figure *f;
 	int i;
 
 	for (i = 0; i < cell->nr_figs; i++)

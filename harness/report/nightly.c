@@ -22,6 +22,7 @@
 
 #include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/plot.h"
 #include "lib/util.h"
 
 #define NIGHTLY_MAX_ARGS	64

@@ -22,6 +22,7 @@
 
 #include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/plot.h"
 #include "checks/stats.h"
 
 #define PLOT_TIMEOUT_S	60
