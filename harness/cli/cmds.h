@@ -18,4 +18,11 @@ int cmd_plot(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_server(int argc, char **argv);
 
+/*
+ * Shared by compare and plot (cmd_compare.c): pb_cmp_load_all(), with the
+ * skipped files and any error said as "pinbench WHO: ..."; 0, or 2.
+ */
+struct pb_cmp;
+int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who);
+
 #endif

@@ -142,8 +142,12 @@ struct json_t;
 int pb_cmp_check_result(struct json_t *root, char *err, size_t len);
 /* "an object", "an array", "a string", "a number", "a boolean", "null" */
 const char *pb_json_kind(const struct json_t *v);
-/* Load every path (c->by set); 0, or 2 with the message printed for `who`. */
-int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who);
+/*
+ * Load every path (c->by set); 0, or -1 with err set (a path that cannot
+ * be read, or no result file at all).  c->skipped holds, either way, the
+ * files the folder walks passed over.
+ */
+int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, char *err, size_t len);
 /* Fill c->order: version order, or as first seen. */
 void pb_cmp_order(struct pb_cmp *c, bool given);
 void pb_cmp_free(struct pb_cmp *c);

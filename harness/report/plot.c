@@ -567,7 +567,7 @@ int cmd_plot(int argc, char **argv)
 	rc = plot_opts(argc, argv, &out, &c, &given);
 	if (rc)
 		return rc == 3 ? 0 : rc;
-	rc = pb_cmp_load_all(&c, argv + optind, argc - optind, "plot");
+	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
 	if (!rc) {
 		pb_cmp_order(&c, given);
 		rc = pb_plot_write(&c, out, err, sizeof(err));

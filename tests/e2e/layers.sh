@@ -27,7 +27,6 @@ known = {
     ("harness/core/jobfile.c", "net"),
     ("harness/core/runner.h", "net"),
     ("harness/net/server.c", "cli"),
-    ("harness/report/compare.c", "cli"),
     ("harness/report/nightly.c", "cli"),
     ("harness/report/plot.c", "cli"),
 }

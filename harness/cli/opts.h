@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * opts.h - a command's options as one table, parsed through getopt_long
+ * (so permutation, --name=value and unique abbreviations behave as they
+ * always have).  Each row sets a flag, keeps a value, or calls a handler;
+ * the usage texts stay hand-written beside their tables.
+ */
+#ifndef PINBENCH_OPTS_H
+#define PINBENCH_OPTS_H
+
+#include <stdbool.h>
+
+/* What pb_opts_parse() and a handler return. */
+enum {
+	PB_OPTS_OK = 0,		/* go on; after the parse: optind is the first operand */
+	PB_OPTS_HELP,		/* -h/--help: the caller prints usage to stdout, exits 0 */
+	PB_OPTS_USAGE,		/* bad usage: the caller prints usage to stderr, exits 2 */
+	PB_OPTS_FAILED,		/* bad usage already said: exit 2 */
+};
+
+struct pb_opt;
+typedef int (*pb_opt_fn)(void *ctx, const struct pb_opt *o, const char *arg);
+
+struct pb_opt {
+	const char	*name;		/* the long name, or NULL */
+	int		key;		/* the short letter, or 0 */
+	bool		arg;		/* takes a value */
+	bool		*flag;		/* set to true when given, or */
+	const char	**str;		/* takes the value, or */
+	pb_opt_fn	fn;		/* is called: PB_OPTS_OK, or stop with its status */
+};
+
+/* A handler for -h/--help. */
+int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg);
+
+/*
+ * Parse argv[1..] against the table t of n rows; lead is put before the
+ * short letters of getopt's optstring ("" or ":" or "+").  Returns
+ * PB_OPTS_OK with optind at the first operand, PB_OPTS_USAGE for what
+ * getopt refused (it has said why unless lead holds ':'; *bad is then
+ * the '?' or ':' it returned), or a handler's status.
+ */
+int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
+		  void *ctx, int *bad);
+
+#define PB_OPTS_N(t)	((int)(sizeof(t) / sizeof((t)[0])))
+
+#endif
