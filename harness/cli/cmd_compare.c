@@ -87,7 +87,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 	return PB_OPTS_OK;
 }
 
-/* 0, or 2 with a message and the usage printed; 3 for --help (printed). */
+/* PB_OPTS_OK, or the status with the usage or a message printed */
 static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail)
 {
 	const struct pb_opt t[] = {
@@ -100,21 +100,15 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
+	int rc;
 
-	switch (pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), o, NULL)) {
-	case PB_OPTS_OK:
-		break;
-	case PB_OPTS_HELP:
-		fputs(compare_usage, stdout);
-		return 3;
-	default:
-		fputs(compare_usage, stderr);
-		return 2;
-	}
+	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), o, NULL), compare_usage);
+	if (rc)
+		return rc;
 	if (optind < argc)
-		return 0;
+		return PB_OPTS_OK;
 	fprintf(stderr, "pinbench compare: no result files given\n%s", compare_usage);
-	return 2;
+	return PB_OPTS_FAILED;
 }
 
 int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
@@ -140,7 +134,7 @@ int cmd_compare(int argc, char **argv)
 
 	rc = compare_opts(argc, argv, &o, &fail);
 	if (rc)
-		return rc == 3 ? 0 : rc;
+		return pb_opts_exit(rc);
 	c.by = o.by;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
 	if (!rc) {

@@ -21,6 +21,15 @@ int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
 	return PB_OPTS_HELP;
 }
 
+int pb_opts_usage(int status, const char *usage)
+{
+	if (status == PB_OPTS_HELP)
+		fputs(usage, stdout);
+	else if (status == PB_OPTS_USAGE)
+		fputs(usage, stderr);
+	return status;
+}
+
 static int apply(const struct pb_opt *o, void *ctx, const char *arg)
 {
 	if (o->flag)

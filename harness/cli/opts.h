@@ -43,6 +43,17 @@ int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg);
 int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
 		  void *ctx, int *bad);
 
+/*
+ * Print usage for a parse's status: to stdout for PB_OPTS_HELP, to stderr
+ * for PB_OPTS_USAGE.  Returns the status.
+ */
+int pb_opts_usage(int status, const char *usage);
+/* A command's exit code for a status other than PB_OPTS_OK: 0 for help, or 2. */
+static inline int pb_opts_exit(int status)
+{
+	return status == PB_OPTS_HELP ? 0 : 2;
+}
+
 #define PB_OPTS_N(t)	((int)(sizeof(t) / sizeof((t)[0])))
 
 #endif

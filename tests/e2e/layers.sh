@@ -28,7 +28,6 @@ known = {
     ("harness/core/runner.h", "net"),
     ("harness/net/server.c", "cli"),
     ("harness/report/nightly.c", "cli"),
-    ("harness/report/plot.c", "cli"),
 }
 files = sorted(glob.glob("harness/*/*.[ch]") + glob.glob("benches/*.[ch]") +
                glob.glob("benches/lib/*.[ch]"))
