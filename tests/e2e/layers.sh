@@ -26,7 +26,6 @@ known = {
     ("harness/checks/doctor.c", "cli"),
     ("harness/core/jobfile.c", "net"),
     ("harness/core/runner.h", "net"),
-    ("harness/net/server.c", "cli"),
     ("harness/report/nightly.c", "cli"),
 }
 files = sorted(glob.glob("harness/*/*.[ch]") + glob.glob("benches/*.[ch]") +
