@@ -23,7 +23,6 @@ may = {
 }
 # still pointing up, to be cut (file -> layer)
 known = {
-    ("harness/checks/doctor.c", "cli"),
     ("harness/core/jobfile.c", "net"),
     ("harness/core/runner.h", "net"),
     ("harness/report/nightly.c", "cli"),
