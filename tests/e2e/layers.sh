@@ -25,7 +25,6 @@ may = {
 known = {
     ("harness/core/jobfile.c", "net"),
     ("harness/core/runner.h", "net"),
-    ("harness/report/nightly.c", "cli"),
 }
 files = sorted(glob.glob("harness/*/*.[ch]") + glob.glob("benches/*.[ch]") +
                glob.glob("benches/lib/*.[ch]"))
