@@ -17,6 +17,7 @@
 
 #include "checks/doctor.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "sys/env.h"
 #include "sys/probe.h"
 
@@ -36,51 +37,60 @@ static void usage(FILE *f)
 		"2 usage error.  $%s moves the /proc and /sys roots.\n", PB_SYSROOT_ENV);
 }
 
+static int opt_format(void *ctx, const struct pb_opt *opt, const char *val)
+{
+	struct pb_doctor_opts *o = ctx;
+
+	(void)opt;
+	if (strcmp(val, "text") && strcmp(val, "json")) {
+		fprintf(stderr, "pinbench doctor: --format text|json, not '%s'\n", val);
+		return PB_OPTS_FAILED;
+	}
+	o->json = !strcmp(val, "json");
+	return PB_OPTS_OK;
+}
+
+static int opt_nominal(void *ctx, const struct pb_opt *opt, const char *val)
+{
+	struct pb_doctor_opts *o = ctx;
+	char *end;
+
+	(void)opt;
+	errno = 0;
+	o->nominal_mhz = strtod(val, &end);
+	if (errno || *end || end == val || !(o->nominal_mhz > 0) || o->nominal_mhz > 1e6) {
+		fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, not '%s'\n", val);
+		return PB_OPTS_FAILED;
+	}
+	return PB_OPTS_OK;
+}
+
 /* 0, 1 (--help), or -1 with a message printed */
 static int parse_args(int argc, char **argv, struct pb_doctor_opts *o)
 {
-	int i;
+	const struct pb_opt t[] = {
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
+		{ "user", 0, false, &o->user, NULL, NULL },
+		{ "format", 0, true, NULL, NULL, opt_format },
+		{ "perf-stat", 0, true, NULL, &o->perf_stat, NULL },
+		{ "nominal-mhz", 0, true, NULL, NULL, opt_nominal },
+	};
+	int at = 0;
 
 	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return 1;
-		if (!strcmp(a, "--user")) {
-			o->user = true;
-			continue;
-		}
-		if (strcmp(a, "--format") && strcmp(a, "--perf-stat") &&
-		    strcmp(a, "--nominal-mhz")) {
-			fprintf(stderr, "pinbench doctor: unknown argument '%s'\n", a);
-			return -1;
-		}
-		if (!val) {
-			fprintf(stderr, "pinbench doctor: %s needs a value\n", a);
-			return -1;
-		}
-		i++;
-		if (!strcmp(a, "--perf-stat")) {
-			o->perf_stat = val;
-		} else if (!strcmp(a, "--format")) {
-			if (strcmp(val, "text") && strcmp(val, "json")) {
-				fprintf(stderr, "pinbench doctor: --format text|json, "
-					"not '%s'\n", val);
-				return -1;
-			}
-			o->json = !strcmp(val, "json");
-		} else {
-			errno = 0;
-			o->nominal_mhz = strtod(val, &end);
-			if (errno || *end || end == val || !(o->nominal_mhz > 0) ||
-			    o->nominal_mhz > 1e6) {
-				fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, "
-					"not '%s'\n", val);
-				return -1;
-			}
-		}
+	switch (pb_opts_words(argc, argv, t, PB_OPTS_N(t), o, &at)) {
+	case PB_OPTS_OK:
+		break;
+	case PB_OPTS_HELP:
+		return 1;
+	case PB_OPTS_UNKNOWN:
+		fprintf(stderr, "pinbench doctor: unknown argument '%s'\n", argv[at]);
+		return -1;
+	case PB_OPTS_NOVALUE:
+		fprintf(stderr, "pinbench doctor: %s needs a value\n", argv[at]);
+		return -1;
+	default:
+		return -1;
 	}
 	if (o->nominal_mhz > 0 && !o->perf_stat) {
 		fprintf(stderr, "pinbench doctor: --nominal-mhz goes with --perf-stat\n");

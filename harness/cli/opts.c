@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * opts.c - a command's option table (cli/opts.h) turned into getopt_long's
- * longopts and optstring, and each option found handed to its row.
+ * longopts and optstring, or matched word by word, and each option found
+ * handed to its row.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -83,6 +84,34 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 			return PB_OPTS_USAGE;
 		}
 		rc = apply(o, ctx, optarg);
+	}
+	return rc;
+}
+
+static const struct pb_opt *word_row(const struct pb_opt *t, int n, const char *w)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((t[i].name && w[0] == '-' && w[1] == '-' && !strcmp(w + 2, t[i].name)) ||
+		    (t[i].key && w[0] == '-' && w[1] == t[i].key && !w[2]))
+			return &t[i];
+	return NULL;
+}
+
+int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ctx, int *at)
+{
+	const struct pb_opt *o;
+	int i, rc = PB_OPTS_OK;
+
+	for (i = 1; i < argc && rc == PB_OPTS_OK; i++) {
+		*at = i;
+		o = word_row(t, n, argv[i]);
+		if (!o)
+			return PB_OPTS_UNKNOWN;
+		if (o->arg && i + 1 >= argc)
+			return PB_OPTS_NOVALUE;
+		rc = apply(o, ctx, o->arg ? argv[++i] : NULL);
 	}
 	return rc;
 }

@@ -16,6 +16,8 @@ enum {
 	PB_OPTS_HELP,		/* -h/--help: the caller prints usage to stdout, exits 0 */
 	PB_OPTS_USAGE,		/* bad usage: the caller prints usage to stderr, exits 2 */
 	PB_OPTS_FAILED,		/* bad usage already said: exit 2 */
+	PB_OPTS_UNKNOWN,	/* pb_opts_words(): argv[*at] is no option of the table */
+	PB_OPTS_NOVALUE,	/* pb_opts_words(): argv[*at] wants a value and is last */
 };
 
 struct pb_opt;
@@ -42,6 +44,16 @@ int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg);
  */
 int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
 		  void *ctx, int *bad);
+
+/*
+ * The strict parse of a command that has always taken whole words only:
+ * every argv[1..] must be "--name" or "-k" of a row, exactly (no
+ * abbreviations, no "--name=value", no operands), and a row's value is
+ * the next word, whatever it is.  Rows are applied in order; returns
+ * PB_OPTS_OK, a handler's status, or PB_OPTS_UNKNOWN / PB_OPTS_NOVALUE
+ * with *at the index of the word.
+ */
+int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ctx, int *at);
 
 /*
  * Print usage for a parse's status: to stdout for PB_OPTS_HELP, to stderr
