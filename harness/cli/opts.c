@@ -12,7 +12,7 @@
 #include "cli/opts.h"
 
 #define OPTS_MAX	32
-#define LONG_BASE	256	/* getopt_long's value for row i: LONG_BASE + i */
+#define LONG_BASE	256	/* getopt_long's value for row i: its letter, or LONG_BASE + i */
 
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
 {
@@ -66,7 +66,8 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 	for (i = 0; i < n; i++) {
 		if (t[i].name)
 			lo[nl++] = (struct option){ t[i].name, t[i].arg ? required_argument :
-						    no_argument, NULL, LONG_BASE + i };
+						    no_argument, NULL,
+						    t[i].key ? t[i].key : LONG_BASE + i };
 		if (t[i].key) {
 			shorts[ns++] = (char)t[i].key;
 			if (t[i].arg)
