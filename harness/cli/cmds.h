@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmds.h - the subcommands.  Each parses its own argv (argv[0] is the
- * subcommand name) and returns the process exit code: 0 ok, 1 something
- * failed or was flagged, 2 usage error.  Only main() exits.
+ * subcommand name) through an option table (cli/opts.h) and returns the
+ * process exit code: 0 ok, 1 something failed or was flagged, 2 usage
+ * error.  Only main() exits.
  */
 #ifndef PINBENCH_CMDS_H
 #define PINBENCH_CMDS_H
