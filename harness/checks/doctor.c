@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * doctor.c - `pinbench doctor`: this machine's measurement traps, or the
- * verdict on someone else's perf stat output.
- *
- *   pinbench doctor [--format text|json] [--user]
- *	each check ok / warn / fail / skip with its figure and a one-line
- *	fix; exit 0 when nothing fails, 1 otherwise.
- *   pinbench doctor --perf-stat FILE [--nominal-mhz N] [--format text|json]
- *	exit 1 when anything is flagged at warn or above, 0 otherwise.
- * Bad usage, or a FILE that cannot be read or holds no counts: exit 2.
+ * doctor.c - the checks behind `pinbench doctor` (its options, usage and
+ * exit codes are cli/cmd_doctor.c's): this machine's measurement traps,
+ * each ok / warn / fail / skip with its figure and a one-line fix, or the
+ * verdict on someone else's perf stat output; either as text or JSON, to
+ * the FILE the caller hands in.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,7 +15,7 @@
 #include <string.h>
 
 #include "lib/anomaly.h"
-#include "cli/cmds.h"
+#include "checks/doctor.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
@@ -28,82 +24,6 @@
 
 #define DOCTOR_MAX_CHECKS	16
 #define PROBE_AGREE		0.03	/* two probes of one CPU */
-
-struct doctor_opts {
-	bool		json;
-	bool		user;		/* judge as an unprivileged user */
-	const char	*perf_stat;
-	double		nominal_mhz;
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: pinbench doctor [--format text|json] [--user]\n"
-		"       pinbench doctor --perf-stat FILE [--nominal-mhz N] [--format text|json]\n"
-		"\n"
-		"Checks this machine for measurement traps (governor, boost, throttling,\n"
-		"nmi_watchdog, perf_event_paranoid, PMU, SMT, isolation, the clock probe),\n"
-		"or gives the verdict on a perf stat output (text or -x, CSV; FILE - is stdin).\n"
-		"  --user           judge perf_event_paranoid for an unprivileged user\n"
-		"  --nominal-mhz N  the nominal clock of the machine the output came from\n"
-		"                   (default: this machine's, when the output is from here)\n"
-		"Exit: 0 nothing failed (perf stat: nothing flagged), 1 failed or flagged,\n"
-		"2 usage error.  $%s moves the /proc and /sys roots.\n", PB_SYSROOT_ENV);
-}
-
-/* 0, 1 (--help), or -1 with a message printed */
-static int parse_args(int argc, char **argv, struct doctor_opts *o)
-{
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-			return 1;
-		if (!strcmp(a, "--user")) {
-			o->user = true;
-			continue;
-		}
-		if (strcmp(a, "--format") && strcmp(a, "--perf-stat") &&
-		    strcmp(a, "--nominal-mhz")) {
-			fprintf(stderr, "pinbench doctor: unknown argument '%s'\n", a);
-			return -1;
-		}
-		if (!val) {
-			fprintf(stderr, "pinbench doctor: %s needs a value\n", a);
-			return -1;
-		}
-		i++;
-		if (!strcmp(a, "--perf-stat")) {
-			o->perf_stat = val;
-		} else if (!strcmp(a, "--format")) {
-			if (strcmp(val, "text") && strcmp(val, "json")) {
-				fprintf(stderr, "pinbench doctor: --format text|json, "
-					"not '%s'\n", val);
-				return -1;
-			}
-			o->json = !strcmp(val, "json");
-		} else {
-			errno = 0;
-			o->nominal_mhz = strtod(val, &end);
-			if (errno || *end || end == val || !(o->nominal_mhz > 0) ||
-			    o->nominal_mhz > 1e6) {
-				fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, "
-					"not '%s'\n", val);
-				return -1;
-			}
-		}
-	}
-	if (o->nominal_mhz > 0 && !o->perf_stat) {
-		fprintf(stderr, "pinbench doctor: --nominal-mhz goes with --perf-stat\n");
-		return -1;
-	}
-	return 0;
-}
 
 /* ---- this machine ---- */
 
@@ -233,15 +153,15 @@ static void check_throttle_now(const struct pb_cpustat *b, const struct pb_cpust
 		  known ? "%ld throttle events while doctor probed" : "unknown%.0ld", delta);
 }
 
-static void print_checks(const struct pb_check *c, int n)
+static void print_checks(FILE *out, const struct pb_check *c, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		printf("  %-5s %-20s %s\n", pb_check_status_name(c[i].status), c[i].name,
+		fprintf(out, "  %-5s %-20s %s\n", pb_check_status_name(c[i].status), c[i].name,
 		       c[i].figure);
 		if (c[i].fix[0])
-			printf("        fix: %s\n", c[i].fix);
+			fprintf(out, "        fix: %s\n", c[i].fix);
 	}
 }
 
@@ -271,7 +191,7 @@ static json_t *probes_json(const struct cpu_probes *cp, int n)
 	return arr;
 }
 
-static int report_machine(const struct doctor_opts *o, const struct pb_env *e,
+static int report_machine(FILE *out, const struct pb_doctor_opts *o, const struct pb_env *e,
 			  const struct pb_nominal *nom, const struct cpu_probes *cp,
 			  const struct pb_check *c, int nc)
 {
@@ -289,42 +209,39 @@ static int report_machine(const struct doctor_opts *o, const struct pb_env *e,
 				      "fail", cnt[PB_CHECK_FAIL], "skip", cnt[PB_CHECK_SKIP]);
 
 		if (j)
-			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-		printf("\n");
+			json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+		fprintf(out, "\n");
 		json_decref(j);
 	} else {
-		printf("pinbench doctor: %d CPUs%s%s%s%s\n", e->nr_cpus, e->model[0] ? ", " : "",
+		fprintf(out, "pinbench doctor: %d CPUs%s%s%s%s\n", e->nr_cpus, e->model[0] ? ", " : "",
 		       e->model, *pb_sys_root() ? ", sysroot " : "", pb_sys_root());
-		print_checks(c, nc);
-		printf("%d ok, %d warn, %d fail, %d skip\n", cnt[PB_CHECK_OK],
+		print_checks(out, c, nc);
+		fprintf(out, "%d ok, %d warn, %d fail, %d skip\n", cnt[PB_CHECK_OK],
 		       cnt[PB_CHECK_WARN], cnt[PB_CHECK_FAIL], cnt[PB_CHECK_SKIP]);
 	}
 	return cnt[PB_CHECK_FAIL] ? 1 : 0;
 }
 
-static int doctor_machine(const struct doctor_opts *o)
+int pb_doctor_machine(const struct pb_doctor_opts *o, FILE *out, char *err, size_t len)
 {
 	struct pb_check c[DOCTOR_MAX_CHECKS];
 	struct pb_cpustat *before = NULL, *after = NULL;
 	struct cpu_probes *cp = NULL;
 	struct pb_nominal nom;
 	struct pb_env e;
-	char err[256];
 	int *cpus = NULL;
-	int i, nc, r = 1;
+	int i, nc, r = -1;
 
-	if (pb_env_collect(&e, err, sizeof(err))) {
-		fprintf(stderr, "pinbench doctor: %s\n", err);
-		return 1;
-	}
+	if (pb_env_collect(&e, err, len))
+		return -1;
 	nc = pb_env_checks(&e, !o->user && pb_perf_privileged(), c, DOCTOR_MAX_CHECKS);
 	cp = calloc(e.nr_cpus + 1, sizeof(*cp));
 	cpus = calloc(e.nr_cpus + 1, sizeof(*cpus));
 	before = calloc(e.nr_cpus + 1, sizeof(*before));
 	after = calloc(e.nr_cpus + 1, sizeof(*after));
 	if (!cp || !cpus || !before || !after) {
-		fprintf(stderr, "pinbench doctor: out of memory\n");
-		goto out;
+		snprintf(err, len, "out of memory");
+		goto done;
 	}
 	for (i = 0; i < e.nr_cpus; i++)
 		cp[i].cpu = cpus[i] = e.cpu[i].cpu;
@@ -335,8 +252,8 @@ static int doctor_machine(const struct doctor_opts *o)
 	check_throttle_now(before, after, e.nr_cpus, c, &nc);
 	check_stability(cp, e.nr_cpus, c, &nc);
 	check_vs_nominal(cp, e.nr_cpus, &nom, c, &nc);
-	r = report_machine(o, &e, &nom, cp, c, nc);
-out:
+	r = report_machine(out, o, &e, &nom, cp, c, nc);
+done:
 	free(cp);
 	free(cpus);
 	free(before);
@@ -347,12 +264,12 @@ out:
 
 /* ---- someone else's perf stat ---- */
 
-static void print_events(const struct pb_perfstat *ps)
+static void print_events(FILE *out, const struct pb_perfstat *ps)
 {
 	static const char *const st[] = { "", "<not counted>", "<not supported>" };
 	int i;
 
-	printf("  %-28s %22s %9s\n", "event", "value", "counted");
+	fprintf(out, "  %-28s %22s %9s\n", "event", "value", "counted");
 	for (i = 0; i < ps->nr; i++) {
 		const struct pb_ps_event *e = &ps->ev[i];
 		char val[48];
@@ -362,7 +279,7 @@ static void print_events(const struct pb_perfstat *ps)
 				 e->value, e->unit[0] ? " " : "", e->unit);
 		else
 			snprintf(val, sizeof(val), "%s", st[e->status]);
-		printf("  %-28s %22s %8.2f%%%s\n", e->name, val, e->pct,
+		fprintf(out, "  %-28s %22s %8.2f%%%s\n", e->name, val, e->pct,
 		       e->status == PB_PS_OK && e->pct < 100 ? "  time-shared" : "");
 	}
 }
@@ -377,42 +294,39 @@ static int worst_sev(const struct pb_anomalies *a)
 	return w;
 }
 
-static void print_perfstat(const char *path, const struct pb_perfstat *ps,
+static void print_perfstat(FILE *out, const char *path, const struct pb_perfstat *ps,
 			   const struct pb_ps_verdict *v, const struct pb_anomalies *a)
 {
 	int i;
 
-	printf("perf stat output %s (%s, %d events", path, ps->csv ? "CSV" : "text", ps->nr);
+	fprintf(out, "perf stat output %s (%s, %d events", path, ps->csv ? "CSV" : "text", ps->nr);
 	if (ps->elapsed_s >= 0)
-		printf(", %.3f s elapsed", ps->elapsed_s);
-	printf(")\n");
-	print_events(ps);
+		fprintf(out, ", %.3f s elapsed", ps->elapsed_s);
+	fprintf(out, ")\n");
+	print_events(out, ps);
 	if (v->eff_mhz > 0)
-		printf("effective clock %.2f GHz; nominal %s%.2f GHz%s%s%s\n", v->eff_mhz / 1000,
+		fprintf(out, "effective clock %.2f GHz; nominal %s%.2f GHz%s%s%s\n", v->eff_mhz / 1000,
 		       v->nominal_mhz > 0 ? "" : "unknown", v->nominal_mhz / 1000,
 		       v->nominal_mhz > 0 ? " (" : "", v->nominal_src,
 		       v->nominal_mhz > 0 ? ")" : "");
 	for (i = 0; i < a->nr; i++) {
-		printf("  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
+		fprintf(out, "  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
 		       a->v[i].message);
 		if (a->v[i].advice[0])
-			printf("        advice: %s\n", a->v[i].advice);
+			fprintf(out, "        advice: %s\n", a->v[i].advice);
 	}
-	printf("verdict: %s\n", worst_sev(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
+	fprintf(out, "verdict: %s\n", worst_sev(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
 }
 
-static int doctor_perf_stat(const struct doctor_opts *o)
+int pb_doctor_perf_stat(const struct pb_doctor_opts *o, FILE *out, char *err, size_t len)
 {
 	struct pb_anomalies a = { 0 };
 	struct pb_ps_verdict v;
 	struct pb_perfstat ps;
-	char err[320];
 	int r;
 
-	if (pb_perfstat_load(o->perf_stat, &ps, err, sizeof(err))) {
-		fprintf(stderr, "pinbench doctor: %s\n", err);
-		return 2;
-	}
+	if (pb_perfstat_load(o->perf_stat, &ps, err, len))
+		return -1;
 	pb_perfstat_check(&ps, o->nominal_mhz, true, &a, &v);
 	r = worst_sev(&a) >= PB_SEV_WARN ? 1 : 0;
 	if (o->json) {
@@ -421,32 +335,14 @@ static int doctor_perf_stat(const struct doctor_opts *o)
 		if (j) {
 			json_object_set_new(j, "anomalies", pb_anomalies_json(&a));
 			json_object_set_new(j, "flagged", json_boolean(r));
-			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+			json_dumpf(j, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
 		}
-		printf("\n");
+		fprintf(out, "\n");
 		json_decref(j);
 	} else {
-		print_perfstat(o->perf_stat, &ps, &v, &a);
+		print_perfstat(out, o->perf_stat, &ps, &v, &a);
 	}
 	pb_anomalies_free(&a);
 	pb_perfstat_free(&ps);
 	return r;
-}
-
-int cmd_doctor(int argc, char **argv)
-{
-	struct doctor_opts o;
-	int r = parse_args(argc, argv, &o);
-
-	char err[256];
-
-	if (r) {
-		usage(r > 0 ? stdout : stderr);
-		return r > 0 ? 0 : 2;
-	}
-	if (pb_probe_inject_check(err, sizeof(err))) {
-		fprintf(stderr, "pinbench doctor: %s\n", err);
-		return 2;
-	}
-	return o.perf_stat ? doctor_perf_stat(&o) : doctor_machine(&o);
 }

@@ -5,6 +5,7 @@
  * not), software events, tracepoints, and the events matching PATTERN.
  */
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "sys/counters.h"
 
 #include <ctype.h>
@@ -209,23 +210,17 @@ static void print_events(const char *pat)
 
 int cmd_events(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct pb_opt t[] = {
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	const char *pat = NULL;
 	char err[256];
-	int c;
+	int rc;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(events_usage, stdout);
-			return 0;
-		}
-		fputs(events_usage, stderr);
-		return 2;
-	}
+	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), NULL, NULL),
+			   events_usage);
+	if (rc)
+		return pb_opts_exit(rc);
 	if (argc - optind > 1) {
 		fprintf(stderr, "pinbench events: one PATTERN at most\n%s", events_usage);
 		return 2;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
@@ -40,28 +41,6 @@ struct run_opts {
 	int		nr_over;
 	char		*cmdline;
 	char		kernel[65];
-};
-
-enum { OPT_FORMAT = 256, OPT_REPEATS, OPT_DURATION, OPT_PLACEMENT, OPT_SET,
-       OPT_LABEL, OPT_TOPOLOGY, OPT_EVENTS, OPT_DRY_RUN, OPT_WARMUP, OPT_PEER, OPT_WAIT };
-
-static const struct option run_longopts[] = {
-	{ "output",	required_argument, NULL, 'o' },
-	{ "format",	required_argument, NULL, OPT_FORMAT },
-	{ "repeats",	required_argument, NULL, OPT_REPEATS },
-	{ "duration",	required_argument, NULL, OPT_DURATION },
-	{ "warmup",	required_argument, NULL, OPT_WARMUP },
-	{ "placement",	required_argument, NULL, OPT_PLACEMENT },
-	{ "set",	required_argument, NULL, OPT_SET },
-	{ "events",	required_argument, NULL, OPT_EVENTS },
-	{ "peer",	required_argument, NULL, OPT_PEER },
-	{ "label",	required_argument, NULL, OPT_LABEL },
-	{ "topology",	required_argument, NULL, OPT_TOPOLOGY },
-	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
-	{ "wait",	no_argument,	   NULL, OPT_WAIT },
-	{ "quiet",	no_argument,	   NULL, 'q' },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
 };
 
 static const char run_help[] =
@@ -146,12 +125,71 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* What the option handlers of run and bench need. */
+struct run_ctx {
+	struct run_opts	*o;
+	const char	*cmd;	/* "run" or "bench", for the messages */
+};
+
+static int opt_format(void *ctx, const struct pb_opt *opt, const char *arg)
+{
+	struct run_ctx *x = ctx;
+
+	(void)opt;
+	if (strcmp(arg, "text") && strcmp(arg, "json")) {
+		fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n", x->cmd, arg);
+		return PB_OPTS_FAILED;
+	}
+	x->o->json = !strcmp(arg, "json");
+	return PB_OPTS_OK;
+}
+
+/* --repeats, --duration, --warmup, --placement, --events, --peer: the job key */
+static int opt_over(void *ctx, const struct pb_opt *opt, const char *arg)
+{
+	struct run_ctx *x = ctx;
+	char origin[32];
+
+	snprintf(origin, sizeof(origin), "--%s", opt->name);
+	add_over(x->o, opt->name, arg, origin);
+	return PB_OPTS_OK;
+}
+
+static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
+{
+	struct run_ctx *x = ctx;
+
+	(void)opt;
+	if (add_kv_arg(x->o, arg, "--set")) {
+		fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
+		return PB_OPTS_FAILED;
+	}
+	return PB_OPTS_OK;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
+	const struct pb_opt t[] = {
+		{ "output", 'o', true, NULL, &o->outdir, NULL },
+		{ "format", 0, true, NULL, NULL, opt_format },
+		{ "repeats", 0, true, NULL, NULL, opt_over },
+		{ "duration", 0, true, NULL, NULL, opt_over },
+		{ "warmup", 0, true, NULL, NULL, opt_over },
+		{ "placement", 0, true, NULL, NULL, opt_over },
+		{ "set", 0, true, NULL, NULL, opt_set },
+		{ "events", 0, true, NULL, NULL, opt_over },
+		{ "peer", 0, true, NULL, NULL, opt_over },
+		{ "label", 0, true, NULL, &o->label, NULL },
+		{ "topology", 0, true, NULL, &o->topology, NULL },
+		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
+		{ "wait", 0, false, &o->wait, NULL, NULL },
+		{ "quiet", 'q', false, &o->quiet, NULL, NULL },
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
+	};
+	struct run_ctx x = { .o = o, .cmd = cmd };
 	char err[PB_LABEL_MAX + 200];
 	struct utsname u;
-	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "results";
@@ -159,41 +197,17 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
 	o->label = o->kernel;
 	o->cmdline = join_args(argc, argv);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:qh", run_longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o->outdir = optarg; break;
-		case 'q': o->quiet = true; break;
-		case 'h': fputs(run_help, stdout); return 0;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
-				fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n",
-					cmd, optarg);
-				return 2;
-			}
-			o->json = !strcmp(optarg, "json");
-			break;
-		case OPT_REPEATS: add_over(o, "repeats", optarg, "--repeats"); break;
-		case OPT_DURATION: add_over(o, "duration", optarg, "--duration"); break;
-		case OPT_WARMUP: add_over(o, "warmup", optarg, "--warmup"); break;
-		case OPT_PLACEMENT: add_over(o, "placement", optarg, "--placement"); break;
-		case OPT_EVENTS: add_over(o, "events", optarg, "--events"); break;
-		case OPT_PEER: add_over(o, "peer", optarg, "--peer"); break;
-		case OPT_SET:
-			if (add_kv_arg(o, optarg, "--set")) {
-				fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n",
-					cmd, optarg);
-				return 2;
-			}
-			break;
-		case OPT_LABEL: o->label = optarg; break;
-		case OPT_TOPOLOGY: o->topology = optarg; break;
-		case OPT_DRY_RUN: o->dry_run = true; break;
-		case OPT_WAIT: o->wait = true; break;
-		default:
-			fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
-			return 2;
-		}
+	switch (pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), &x, NULL)) {
+	case PB_OPTS_OK:
+		break;
+	case PB_OPTS_HELP:
+		fputs(run_help, stdout);
+		return 0;
+	case PB_OPTS_USAGE:
+		fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
+		return 2;
+	default:
+		return 2;
 	}
 	if (pb_label_check(o->label, err, sizeof(err))) {
 		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "sys/topo.h"
 
 struct topo_opts {
@@ -49,38 +50,38 @@ static int unknown_option(const char *arg)
 	return bad_usage("unknown option", optopt ? opt : arg);
 }
 
+static int opt_format(void *ctx, const struct pb_opt *opt, const char *arg)
+{
+	struct topo_opts *o = ctx;
+
+	(void)opt;
+	if (strcmp(arg, "text") && strcmp(arg, "json")) {
+		bad_usage("unknown format (text or json):", arg);
+		return PB_OPTS_FAILED;
+	}
+	o->json = !strcmp(arg, "json");
+	return PB_OPTS_OK;
+}
+
 static int topo_parse(int argc, char **argv, struct topo_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "topology",	required_argument,	NULL, 't' },
-		{ "format",	required_argument,	NULL, 'f' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct pb_opt t[] = {
+		{ "topology", 0, true, NULL, &o->spec, NULL },
+		{ "format", 0, true, NULL, NULL, opt_format },
+		{ NULL, 'q', false, NULL, NULL, NULL },		/* accepted, no effect */
+		{ "help", 'h', false, &o->help, NULL, NULL },
 	};
-	int c;
+	int bad = 0;
 
-	opterr = 0;
-	optind = 0;	/* glibc: full re-initialisation */
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			o->spec = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return bad_usage("unknown format (text or json):", optarg);
-			o->json = !strcmp(optarg, "json");
-			break;
-		case 'q':
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case ':':
+	switch (pb_opts_parse(argc, argv, ":", t, PB_OPTS_N(t), o, &bad)) {
+	case PB_OPTS_OK:
+		break;
+	case PB_OPTS_USAGE:
+		if (bad == ':')
 			return bad_usage("option needs an argument:", argv[optind - 1]);
-		default:
-			return unknown_option(argv[optind - 1]);
-		}
+		return unknown_option(argv[optind - 1]);
+	default:
+		return 2;
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument", argv[optind]);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cmds.h - the subcommands.  Each parses its own argv (argv[0] is the
- * subcommand name) and returns the process exit code: 0 ok, 1 something
- * failed or was flagged, 2 usage error.  Only main() exits.
+ * subcommand name) through an option table (cli/opts.h) and returns the
+ * process exit code: 0 ok, 1 something failed or was flagged, 2 usage
+ * error.  Only main() exits.
  */
 #ifndef PINBENCH_CMDS_H
 #define PINBENCH_CMDS_H
@@ -17,5 +18,12 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_server(int argc, char **argv);
+
+/*
+ * Shared by compare and plot (cmd_compare.c): pb_cmp_load_all(), with the
+ * skipped files and any error said as "pinbench WHO: ..."; 0, or 2.
+ */
+struct pb_cmp;
+int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who);
 
 #endif

@@ -7,9 +7,9 @@
  * asked for, on data sockets of its own (port 0 on the bind address).
  * Nothing from the network is executed or opened: a session only picks
  * a workload from the table and parses its keys through the key table.
+ * Its options and usage are cli/cmd_server.c's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
@@ -26,9 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cmds.h"
 #include "net/netutil.h"
 #include "net/proto.h"
+#include "net/server.h"
 
 #define HANDSHAKE_MS	10000	/* HELLO, the data connections, a frame once begun */
 #define IDLE_S		30	/* --idle-timeout default */
@@ -228,133 +228,15 @@ static void __attribute__((format(printf, 1, 2))) slog(const char *fmt, ...)
 
 /* --------------------------------------------------------- options */
 
-static const char server_help[] =
-"usage: pinbench server [OPTIONS]\n"
-"\n"
-"The far end of udpping and rr across two hosts: run a job with peer=HOST[:PORT]\n"
-"on the other host.\n"
-"\n"
-"      --bind ADDR           listen on ADDR (default 127.0.0.1; name an address\n"
-"                            to be reachable from the network)\n"
-"      --port PORT           control port (default 7543; 0: any, printed)\n"
-"      --cpus LIST           CPUs a client may ask for (default: all of this machine)\n"
-"      --max-sessions N      sessions at a time, 1..64 (default 4)\n"
-"      --session-timeout SEC longest session, 1..86400 s (default 3600)\n"
-"      --idle-timeout SEC    hang up on a session that has had no request answered\n"
-"                            for SEC s, 1..3600 (default 30; at least twice the\n"
-"                            job's timeout_ms)\n"
-"  -h, --help                this text\n"
-"\nexit: 0 stopped by SIGINT/SIGTERM, 1 cannot listen, 2 usage error\n";
-
-static const struct option server_longopts[] = {
-	{ "bind",		required_argument, NULL, 'b' },
-	{ "port",		required_argument, NULL, 'p' },
-	{ "cpus",		required_argument, NULL, 'c' },
-	{ "max-sessions",	required_argument, NULL, 'm' },
-	{ "session-timeout",	required_argument, NULL, 't' },
-	{ "idle-timeout",	required_argument, NULL, 'i' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int num(const char *s, long min, long max, long *out)
+void pb_server_defaults(struct pb_server_opts *o)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-/* "0,2-3" into set; every CPU must be one this process may run on. */
-static int cpus_parse(const char *s, cpu_set_t *set, char *err, size_t len)
-{
-	char *copy = strdup(s), *p = copy, *tok;
-	cpu_set_t here;
-	int rc = 0;
-
-	CPU_ZERO(set);
-	if (!copy || sched_getaffinity(0, sizeof(here), &here))
-		rc = -1;
-	while (!rc && (tok = strsep(&p, ","))) {
-		char *dash = strchr(tok, '-');
-		long a, b;
-
-		if (dash)
-			*dash = 0;
-		if (num(tok, 0, CPU_SETSIZE - 1, &a) ||
-		    (dash ? num(dash + 1, a, CPU_SETSIZE - 1, &b) : (b = a, 0))) {
-			snprintf(err, len, "--cpus '%s': expected CPUs like 0,2-3", s);
-			rc = -1;
-		}
-		for (long c = a; !rc && c <= b; c++) {
-			if (!CPU_ISSET(c, &here)) {
-				snprintf(err, len, "--cpus: CPU %ld is not available here", c);
-				rc = -1;
-			}
-			CPU_SET(c, set);
-		}
-	}
-	free(copy);
-	return rc;
-}
-
-static int server_opts(int argc, char **argv, struct srv *s)
-{
-	char err[256];
-	int c, li = -1;
-	long v;
-
-	snprintf(s->bind, sizeof(s->bind), "127.0.0.1");
-	s->port = PB_SERVER_PORT;
-	s->max_sessions = 4;
-	s->session_timeout = 3600;
-	s->idle_timeout = IDLE_S;
-	sched_getaffinity(0, sizeof(s->cpus), &s->cpus);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", server_longopts, &li)) != -1) {
-		switch (c) {
-		case 'h': fputs(server_help, stdout); return 0;
-		case 'b':
-			if (snprintf(s->bind, sizeof(s->bind), "%s", optarg) >= (int)sizeof(s->bind))
-				goto bad;
-			break;
-		case 'p': if (num(optarg, 0, 65535, &v)) goto bad; s->port = (int)v; break;
-		case 'm': if (num(optarg, 1, 64, &v)) goto bad; s->max_sessions = (int)v; break;
-		case 't':
-			if (num(optarg, 1, 86400, &v))
-				goto bad;
-			s->session_timeout = (int)v;
-			break;
-		case 'i':
-			if (num(optarg, 1, 3600, &v))
-				goto bad;
-			s->idle_timeout = (int)v;
-			break;
-		case 'c':
-			if (cpus_parse(optarg, &s->cpus, err, sizeof(err))) {
-				fprintf(stderr, "pinbench server: %s\n", err);
-				return 2;
-			}
-			break;
-		default:
-			fprintf(stderr, "pinbench server: see 'pinbench server --help'\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "pinbench server: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
-	return -1;
-bad:
-	fprintf(stderr, "pinbench server: --%s '%s': bad value (see --help)\n",
-		li >= 0 ? server_longopts[li].name : "?", optarg);
-	return 2;
+	memset(o, 0, sizeof(*o));
+	snprintf(o->bind, sizeof(o->bind), "127.0.0.1");
+	o->port = PB_SERVER_PORT;
+	o->max_sessions = 4;
+	o->session_timeout = 3600;
+	o->idle_timeout = IDLE_S;
+	sched_getaffinity(0, sizeof(o->cpus), &o->cpus);
 }
 
 /* ---------------------------------------------------- a session's roles */
@@ -693,13 +575,13 @@ static int session_main(const struct srv *s, int fd, int id,
 
 /* --------------------------------------------------- the listener */
 
-static int listen_on(struct srv *s)
+static int listen_on(struct srv *s, char *err, size_t len)
 {
-	char err[PB_ERR_MAX], where[96];
+	char why[PB_ERR_MAX], where[96];
 	int one = 1;
 
-	if (pb_peer_resolve(s->bind, s->port, true, &s->addr, &s->alen, err, sizeof(err))) {
-		fprintf(stderr, "pinbench server: --bind %s: %s\n", s->bind, err);
+	if (pb_peer_resolve(s->bind, s->port, true, &s->addr, &s->alen, why, sizeof(why))) {
+		snprintf(err, len, "--bind %s: %s", s->bind, why);
 		return -1;
 	}
 	pb_sockaddr_text((struct sockaddr *)&s->addr, where, sizeof(where));
@@ -709,8 +591,7 @@ static int listen_on(struct srv *s)
 	    bind(s->lfd, (struct sockaddr *)&s->addr, s->alen) ||
 	    listen(s->lfd, 16) ||
 	    getsockname(s->lfd, (struct sockaddr *)&s->addr, &s->alen)) {
-		fprintf(stderr, "pinbench server: cannot listen on %s: %s\n", where,
-			strerror(errno));
+		snprintf(err, len, "cannot listen on %s: %s", where, strerror(errno));
 		if (s->lfd >= 0)
 			close(s->lfd);
 		return -1;
@@ -816,19 +697,22 @@ static void serve(struct srv *s, const sigset_t *old)
 	slog("stopped");
 }
 
-int cmd_server(int argc, char **argv)
+int pb_server_run(const struct pb_server_opts *o, char *err, size_t len)
 {
 	struct sigaction stop = { .sa_handler = on_stop }, chld = { .sa_handler = on_chld },
 			 usr1 = { .sa_handler = on_usr1 };
-	struct srv s = { .lfd = -1 };
+	struct srv s = { .lfd = -1, .port = o->port, .cpus = o->cpus,
+			 .max_sessions = o->max_sessions, .session_timeout = o->session_timeout,
+			 .idle_timeout = o->idle_timeout };
 	sigset_t block, old;
-	int rc = server_opts(argc, argv, &s);
+	int rc;
 
-	if (rc >= 0)
-		return rc;
+	snprintf(s.bind, sizeof(s.bind), "%s", o->bind);
 	s.kids = calloc(s.max_sessions, sizeof(*s.kids));
-	if (!s.kids)
-		return 1;
+	if (!s.kids) {
+		snprintf(err, len, "%s", "");	/* said nothing before either */
+		return -1;
+	}
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -840,7 +724,7 @@ int cmd_server(int argc, char **argv)
 	sigaction(SIGUSR1, &usr1, NULL);	/* sessions' roles, no SA_RESTART */
 	signal(SIGPIPE, SIG_IGN);
 	log_init();
-	rc = listen_on(&s) ? 1 : 0;
+	rc = listen_on(&s, err, len);
 	if (!rc) {
 		serve(&s, &old);
 		close(s.lfd);

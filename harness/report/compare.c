@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare.c - `pinbench compare`: result files grouped by label (or
+ * compare.c - the engine of `pinbench compare` (its options and exit
+ * code are cli/cmd_compare.c's): result files grouped by label (or
  * kernel, or host), ordered as versions, one table per job x placement
  * with a row per label, the change against a baseline and its
  * significance (Welch's t-test and a noise floor), anomaly marks, and
@@ -9,7 +10,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,12 +21,11 @@
 #include <jansson.h>
 
 #include "lib/anomaly.h"
-#include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
 
-#define RESULT_SCHEMA	"pinbench-result/1"
 #define MAX_DEPTH	16
 
 const char *const pb_lat_names[PB_LAT_N] = { "p50", "p90", "p99", "p99.9", "max" };
@@ -268,7 +267,7 @@ static int add_value(struct pb_cell *cell, double v)
 
 static int add_figure(struct pb_cell *cell, const char *name, double v, double w)
 {
-	struct pb_figure *f;
+	struct pb_cmp_figure *f;
 	int i;
 
 	for (i = 0; i < cell->nr_figs; i++)
@@ -522,14 +521,14 @@ int pb_cmp_check_result(json_t *root, char *err, size_t len)
 			       pb_json_kind(root));
 	schema = json_object_get(root, "schema");
 	if (!schema)
-		return pb_errf(err, len, 0, "no schema, want \"%s\"", RESULT_SCHEMA);
+		return pb_errf(err, len, 0, "no schema, want \"%s\"", PB_SCHEMA);
 	if (!json_is_string(schema))
 		return pb_errf(err, len, 0, "schema is %s, want the string \"%s\"",
-			       pb_json_kind(schema), RESULT_SCHEMA);
-	if (strcmp(json_string_value(schema), RESULT_SCHEMA)) {
+			       pb_json_kind(schema), PB_SCHEMA);
+	if (strcmp(json_string_value(schema), PB_SCHEMA)) {
 		snprintf(s, sizeof(s), "%.64s", json_string_value(schema));
 		pb_str_clean(s);
-		return pb_errf(err, len, 0, "schema \"%s\", want \"%s\"", s, RESULT_SCHEMA);
+		return pb_errf(err, len, 0, "schema \"%s\", want \"%s\"", s, PB_SCHEMA);
 	}
 	jobs = json_object_get(root, "jobs");
 	if (!jobs)
@@ -1672,32 +1671,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	return r.regressions;
 }
 
-/* ---- the command ---- */
-
-static const char compare_usage[] =
-	"usage: pinbench compare [OPTIONS] PATH...\n"
-	"Compare result files (or folders of them, recursively): one table per job and\n"
-	"placement, a row per label, the change against a baseline and its significance.\n"
-	"  --group-by label|kernel|host|peer  rows are labels (default), kernels, hosts,\n"
-	"                                 or the hosts of the pinbench server peer\n"
-	"  --order version|given          order rows as versions (default) or as read\n"
-	"  --baseline LABEL               compare against LABEL (default: the first row)\n"
-	"  --min-change PCT               noise floor for a significant change (default 1)\n"
-	"  --format text|markdown|csv|json\n"
-	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
-	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
-	"  --fail-on-regression           exit 1 when a significant regression is found\n"
-	"  -h, --help\n";
-
-static int parse_enum(const char *arg, const char *const *names, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(arg, names[i]))
-			return i;
-	return -1;
-}
+/* ---- group names, and loading many paths ---- */
 
 int pb_cmp_group_parse(const char *s)
 {
@@ -1707,116 +1681,14 @@ int pb_cmp_group_parse(const char *s)
 	return -1;
 }
 
-/* Returns 0, or 2 (usage) with a message printed; 3 for --help. */
-static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail)
+/* Load every path (c->by set); 0, or -1 with err set. */
+int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, char *err, size_t len)
 {
-	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
-	static const char *const orders[] = { "version", "given" };
-	static const struct option lo[] = {
-		{ "group-by", required_argument, NULL, 'g' },
-		{ "order", required_argument, NULL, 'O' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "fail-on-regression", no_argument, NULL, 'F' },
-		{ "no-correction", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int ch, x;
-
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (ch) {
-		case 'g':
-			if ((x = pb_cmp_group_parse(optarg)) < 0)
-				goto bad;
-			o->by = (enum pb_cmp_group)x;
-			break;
-		case 'O':
-			if ((x = parse_enum(optarg, orders, sizeof(orders) / sizeof(orders[0]))) < 0)
-				goto bad;
-			o->order_given = x == 1;
-			break;
-		case 'f':
-			if ((x = parse_enum(optarg, fmts, sizeof(fmts) / sizeof(fmts[0]))) < 0)
-				goto bad;
-			o->format = (enum pb_cmp_format)x;
-			break;
-		case 'b':
-			o->baseline = optarg;
-			break;
-		case 'm':
-			o->min_change = strtod(optarg, &end);
-			if (end == optarg || *end || o->min_change < 0)
-				goto bad;
-			break;
-		case 'F':
-			*fail = true;
-			break;
-		case 'N':
-			o->no_correction = true;
-			break;
-		case 'h':
-			fputs(compare_usage, stdout);
-			return 3;
-		default:
-			fputs(compare_usage, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc)
-		return 0;
-	fprintf(stderr, "pinbench compare: no result files given\n%s", compare_usage);
-	return 2;
-bad:
-	fprintf(stderr, "pinbench compare: bad value '%s'\n%s", optarg, compare_usage);
-	return 2;
-}
-
-/* Load every path; 0, or 2 with the message printed. */
-int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who)
-{
-	char err[512];
 	int i, rc = 0;
 
 	for (i = 0; i < n && !rc; i++)
-		rc = pb_cmp_load(c, paths[i], err, sizeof(err));
-	for (i = 0; i < c->nr_skipped; i++)
-		fprintf(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
-	if (rc) {
-		fprintf(stderr, "pinbench %s: %s\n", who, err);
-		return 2;
-	}
-	if (!c->nr_files) {
-		fprintf(stderr, "pinbench %s: no result files found\n", who);
-		return 2;
-	}
-	return 0;
-}
-
-int cmd_compare(int argc, char **argv)
-{
-	struct pb_cmp_opts o = { .min_change = PB_CMP_MIN_CHG };
-	struct pb_cmp c = { 0 };
-	bool fail = false;
-	char err[512];
-	int rc, n;
-
-	rc = compare_opts(argc, argv, &o, &fail);
-	if (rc)
-		return rc == 3 ? 0 : rc;
-	c.by = o.by;
-	rc = pb_cmp_load_all(&c, argv + optind, argc - optind, "compare");
-	if (!rc) {
-		pb_cmp_order(&c, o.order_given);
-		n = pb_cmp_report(&c, &o, stdout, err, sizeof(err));
-		fflush(stdout);
-		if (n < 0)
-			fprintf(stderr, "pinbench compare: %s\n", err);
-		rc = n < 0 ? 2 : fail && n > 0 ? 1 : 0;
-	}
-	pb_cmp_free(&c);
+		rc = pb_cmp_load(c, paths[i], err, len);
+	if (!rc && !c->nr_files)
+		rc = pb_errf(err, len, 0, "no result files found");
 	return rc;
 }

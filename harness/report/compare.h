@@ -2,7 +2,8 @@
 /*
  * compare.h - result files (pinbench-result/1) read, grouped by label,
  * kernel or host, ordered as versions, and compared against a baseline:
- * the engine behind `pinbench compare`, `plot` and `nightly`.
+ * the engine behind `pinbench compare`, `plot` (report/plot.h) and
+ * `nightly`.
  */
 #ifndef PINBENCH_COMPARE_H
 #define PINBENCH_COMPARE_H
@@ -26,8 +27,11 @@ enum pb_cmp_format { PB_FMT_TEXT, PB_FMT_MARKDOWN, PB_FMT_CSV, PB_FMT_JSON };
 
 extern const char *const pb_lat_names[PB_LAT_N];
 
-/* A per-op counter figure ("total context-switches/op"), pooled. */
-struct pb_figure {
+/*
+ * A per-op counter figure ("total context-switches/op") pooled over a
+ * cell's files; sys/counters.h's struct pb_figure is one run's figure.
+ */
+struct pb_cmp_figure {
 	char	name[96];
 	double	sum;		/* weighted by repeats */
 	double	weight;
@@ -49,7 +53,7 @@ struct pb_cell {
 	bool			interrupted;	/* some values are an interrupted job's */
 	struct pb_mark		*marks;
 	int			nr_marks;
-	struct pb_figure	*figs;
+	struct pb_cmp_figure	*figs;
 	int			nr_figs;
 	double			lat[PB_LAT_N];	/* µs, weighted sums */
 	double			lat_w;
@@ -138,8 +142,12 @@ struct json_t;
 int pb_cmp_check_result(struct json_t *root, char *err, size_t len);
 /* "an object", "an array", "a string", "a number", "a boolean", "null" */
 const char *pb_json_kind(const struct json_t *v);
-/* Load every path (c->by set); 0, or 2 with the message printed for `who`. */
-int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, const char *who);
+/*
+ * Load every path (c->by set); 0, or -1 with err set (a path that cannot
+ * be read, or no result file at all).  c->skipped holds, either way, the
+ * files the folder walks passed over.
+ */
+int pb_cmp_load_all(struct pb_cmp *c, char **paths, int n, char *err, size_t len);
 /* Fill c->order: version order, or as first seen. */
 void pb_cmp_order(struct pb_cmp *c, bool given);
 void pb_cmp_free(struct pb_cmp *c);
@@ -165,12 +173,5 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
  */
 int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		  char *err, size_t len);
-
-/*
- * Plot every table to out (.png or .svg), keeping out's .dat and .gp beside
- * it.  Returns 0, -1 on an error, -2 when gnuplot is not on PATH or out
- * does not end in .png or .svg.
- */
-int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len);
 
 #endif

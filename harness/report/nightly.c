@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * nightly.c - `pinbench nightly JOBFILE --history DIR`: run the job file
- * (pinbench run -o DIR --label <kernel release>: the result lands in
- * DIR/<release>/), compare it with the newest earlier kernel in DIR that
- * ran the same job file, write report.md and the plots into the run's
- * folder, and exit 1 on a significant regression.
+ * nightly.c - the steps of `pinbench nightly JOBFILE --history DIR` (its
+ * options, messages and exit code are cli/cmd_nightly.c's): run the job
+ * file (pinbench run -o DIR --label <kernel release>: the result lands in
+ * DIR/<release>/), find the newest earlier kernel in DIR that ran the
+ * same job file, and write report.md and the plots into the run's folder.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,29 +19,12 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/nightly.h"
+#include "report/plot.h"
 #include "lib/util.h"
 
-#define NIGHTLY_MAX_ARGS	64
-
-struct nightly {
-	const char	*jobfile;
-	const char	*history;
-	char		label[128];
-	double		min_change;
-	bool		plot;
-	char		*fwd[NIGHTLY_MAX_ARGS];	/* options passed on to `run` */
-	int		nr_fwd;
-};
-
-/* A list of file paths. */
-struct paths {
-	char	**v;
-	int	n;
-};
-
-static void paths_free(struct paths *p)
+static void paths_free(struct pb_paths *p)
 {
 	int i;
 
@@ -52,7 +34,7 @@ static void paths_free(struct paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int paths_add(struct paths *p, const char *s)
+static int paths_add(struct pb_paths *p, const char *s)
 {
 	char **nv = realloc(p->v, (size_t)(p->n + 1) * sizeof(*nv));
 
@@ -63,7 +45,7 @@ static int paths_add(struct paths *p, const char *s)
 	return p->v[p->n] ? (p->n++, 0) : -1;
 }
 
-static bool paths_has(const struct paths *p, const char *s)
+static bool paths_has(const struct pb_paths *p, const char *s)
 {
 	int i;
 
@@ -77,7 +59,7 @@ static bool paths_has(const struct paths *p, const char *s)
  * Every *.json under dir (recursively), as compare reads a folder: regular
  * files (a symlink to one too), not through symlinked folders (no cycles).
  */
-static int scan(const char *dir, struct paths *out, int depth)
+static int scan(const char *dir, struct pb_paths *out, int depth)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -123,10 +105,10 @@ static int mkdir_p(const char *path)
 }
 
 /* Run `pinbench run`; its exit code, or 2 when it could not run. */
-static int run_jobs(const struct nightly *n)
+static int run_jobs(const struct pb_nightly_opts *n)
 {
 	const char *self = getenv("PINBENCH_SELF");
-	char *argv[NIGHTLY_MAX_ARGS + 10];
+	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
 	int i, a = 0, status;
 	pid_t pid;
 
@@ -209,11 +191,11 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
  * file.  A file that cannot be read goes to skipped ("PATH: why"): it
  * might have been the one to compare with.
  */
-static int earlier_files(const struct nightly *n, const struct paths *old, struct paths *out,
-			 struct paths *skipped, char *best, size_t blen)
+static int earlier_files(const struct pb_nightly_opts *n, const struct pb_paths *old, struct pb_paths *out,
+			 struct pb_paths *skipped, char *best, size_t blen)
 {
 	char label[128], config[PATH_MAX], err[PATH_MAX + 128];
-	struct paths cand = { 0 }, labels = { 0 };
+	struct pb_paths cand = { 0 }, labels = { 0 };
 	const char *job = base_of(n->jobfile);
 	int i, rc = 0;
 
@@ -240,8 +222,8 @@ static int earlier_files(const struct nightly *n, const struct paths *old, struc
 	return rc;
 }
 
-static void report_head(FILE *f, const struct nightly *n, const char *best,
-			const struct paths *now, const struct paths *skipped, int run_rc)
+static void report_head(FILE *f, const struct pb_nightly_opts *n, const char *best,
+			const struct pb_paths *now, const struct pb_paths *skipped, int run_rc)
 {
 	char when[64];
 	time_t t = time(NULL);
@@ -267,21 +249,22 @@ static void report_head(FILE *f, const struct nightly *n, const char *best,
 }
 
 /* Compare; write report.md (and report.png) beside the new result. */
-static int report(const struct nightly *n, const struct paths *now, const struct paths *prev,
-		  const struct paths *skipped, const char *best, int run_rc, int *regressions)
+static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
+		  const struct pb_paths *prev, const struct pb_paths *skipped, const char *best,
+		  int run_rc, int *regressions, FILE *out, char *err, size_t len)
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
 				 .baseline = best[0] ? best : NULL };
-	char dir[PATH_MAX], path[PATH_MAX + 16], err[PATH_MAX + 128], perr[PATH_MAX + 128];
+	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128];
 	struct pb_cmp c = { 0 };
 	int i, rc = 0, prc = -1;
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%.*s", (int)(base_of(now->v[0]) - now->v[0] - 1), now->v[0]);
 	for (i = 0; !rc && i < prev->n; i++)
-		rc = pb_cmp_load(&c, prev->v[i], err, sizeof(err));
+		rc = pb_cmp_load(&c, prev->v[i], err, len);
 	for (i = 0; !rc && i < now->n; i++)
-		rc = pb_cmp_load(&c, now->v[i], err, sizeof(err));
+		rc = pb_cmp_load(&c, now->v[i], err, len);
 	if (!rc) {
 		pb_cmp_order(&c, false);
 		snprintf(path, sizeof(path), "%s/report.png", dir);
@@ -289,12 +272,12 @@ static int report(const struct nightly *n, const struct paths *now, const struct
 		snprintf(path, sizeof(path), "%s/report.md", dir);
 		f = fopen(path, "w");
 		if (!f)
-			snprintf(err, sizeof(err), "%s: %s", path, strerror(errno));
+			snprintf(err, len, "%s: %s", path, strerror(errno));
 		rc = f ? 0 : -1;
 	}
 	if (!rc) {
 		report_head(f, n, best, now, skipped, run_rc);
-		*regressions = pb_cmp_report(&c, &o, f, err, sizeof(err));
+		*regressions = pb_cmp_report(&c, &o, f, err, len);
 		if (*regressions >= 0)
 			fprintf(f, "**Verdict: %s.**\n\n", !best[0] ? "nothing to compare with" :
 				*regressions ? "significant regression" : "no significant regression");
@@ -304,142 +287,57 @@ static int report(const struct nightly *n, const struct paths *now, const struct
 			fprintf(f, "## Plots\n\nNot made: %s\n", perr);
 		rc = fclose(f) || *regressions < 0 ? -1 : 0;
 		o.format = PB_FMT_TEXT;
-		if (!rc && pb_cmp_report(&c, &o, stdout, err, sizeof(err)) >= 0)
-			printf("report: %s\n", path);
+		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0)
+			fprintf(out, "report: %s\n", path);
 	}
-	if (rc)
-		fprintf(stderr, "pinbench nightly: %s\n", err);
 	pb_cmp_free(&c);
 	return rc;
 }
 
-static const char nightly_usage[] =
-	"usage: pinbench nightly JOBFILE --history DIR [OPTIONS]\n"
-	"Run JOBFILE into DIR/<kernel release>/, compare with the newest earlier kernel\n"
-	"in DIR that ran the same job file, write report.md and report.png beside the\n"
-	"result; exit 1 on a significant regression (or a failed job).\n"
-	"  --history DIR        the results history (required)\n"
-	"  --label TEXT         this run's label (default: the kernel release)\n"
-	"  --min-change PCT     noise floor for a significant change (default 1)\n"
-	"  --no-plot            no report.png\n"
-	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE, -q\n"
-	"                       passed on to pinbench run\n"
-	"  -h, --help\n";
+/* ---- the steps of a nightly ---- */
 
-static int forward(struct nightly *n, const char *opt, const char *arg)
+int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len)
 {
-	if (n->nr_fwd + 2 > NIGHTLY_MAX_ARGS) {
-		fprintf(stderr, "pinbench nightly: too many options\n");
-		return 2;
-	}
-	n->fwd[n->nr_fwd++] = (char *)opt;
-	if (arg)
-		n->fwd[n->nr_fwd++] = (char *)arg;
-	return 0;
-}
-
-static int nightly_opts(int argc, char **argv, struct nightly *n)
-{
-	static const struct option lo[] = {
-		{ "history", required_argument, NULL, 'H' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "min-change", required_argument, NULL, 'm' },
-		{ "no-plot", no_argument, NULL, 'P' },
-		{ "repeats", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "placement", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end, err[PB_LABEL_MAX + 200];
-	int ch, rc = 0, idx;
-
-	optind = 0;
-	while (!rc && (ch = getopt_long(argc, argv, "qh", lo, &idx)) != -1) {
-		switch (ch) {
-		case 'H': n->history = optarg; break;
-		case 'l':
-			if (pb_label_check(optarg, err, sizeof(err))) {
-				fprintf(stderr, "pinbench nightly: --label %s\n", err);
-				return 2;
-			}
-			snprintf(n->label, sizeof(n->label), "%s", optarg);
-			break;
-		case 'P': n->plot = false; break;
-		case 'q': rc = forward(n, "-q", NULL); break;
-		case 'r': rc = forward(n, "--repeats", optarg); break;
-		case 'd': rc = forward(n, "--duration", optarg); break;
-		case 'p': rc = forward(n, "--placement", optarg); break;
-		case 's': rc = forward(n, "--set", optarg); break;
-		case 'm':
-			n->min_change = strtod(optarg, &end);
-			rc = end == optarg || *end || n->min_change < 0 ? 2 : 0;
-			break;
-		case 'h':
-			fputs(nightly_usage, stdout);
-			return 3;
-		default:
-			rc = 2;
-		}
-	}
-	if (!rc && (!n->history || optind != argc - 1))
-		rc = 2;
-	if (rc) {
-		fputs(nightly_usage, stderr);
-		return rc;
-	}
-	n->jobfile = argv[optind];
-	return 0;
-}
-
-int cmd_nightly(int argc, char **argv)
-{
-	struct nightly n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
-	struct paths before = { 0 }, after = { 0 }, now = { 0 }, prev = { 0 }, skipped = { 0 };
-	int rc, run_rc, i, regressions = 0;
-	char best[128], err[PB_LABEL_MAX + 200];
+	struct pb_paths after = { 0 };
+	char why[PB_LABEL_MAX + 200];
 	struct utsname u;
+	int i, rc;
 
-	rc = nightly_opts(argc, argv, &n);
-	if (rc)
-		return rc == 3 ? 0 : rc;
-	if (!n.label[0] && !uname(&u))
-		snprintf(n.label, sizeof(n.label), "%s", u.release);
-	if (pb_label_check(n.label, err, sizeof(err))) {	/* the kernel release */
-		fprintf(stderr, "pinbench nightly: the default label (uname -r) %s\n", err);
-		return 2;
-	}
-	if (mkdir_p(n.history) || scan(n.history, &before, 0)) {
-		fprintf(stderr, "pinbench nightly: %s: %s\n", n.history, strerror(errno));
-		return 2;
-	}
-	run_rc = run_jobs(&n);
-	if (run_rc == 2)
-		fprintf(stderr, "pinbench nightly: pinbench run %s failed (exit 2)\n", n.jobfile);
-	rc = run_rc == 2 ? 2 : scan(n.history, &after, 0) ? 2 : 0;
+	memset(st, 0, sizeof(*st));
+	err[0] = 0;
+	if (!n->label[0] && !uname(&u))
+		snprintf(n->label, sizeof(n->label), "%s", u.release);
+	if (pb_label_check(n->label, why, sizeof(why)))	/* the kernel release */
+		return pb_errf(err, len, 0, "the default label (uname -r) %s", why);
+	if (mkdir_p(n->history) || scan(n->history, &st->before, 0))
+		return pb_errf(err, len, 0, "%s: %s", n->history, strerror(errno));
+	st->run_rc = run_jobs(n);
+	if (st->run_rc == 2)
+		return pb_errf(err, len, 0, "pinbench run %s failed (exit 2)", n->jobfile);
+	rc = scan(n->history, &after, 0) ? -1 : 0;
 	for (i = 0; !rc && i < after.n; i++)
-		if (!paths_has(&before, after.v[i]) && paths_add(&now, after.v[i]))
-			rc = 2;
-	if (!rc && !now.n) {
-		fprintf(stderr, "pinbench nightly: the run wrote no result under %s\n", n.history);
-		rc = 2;
-	}
-	if (!rc && earlier_files(&n, &before, &prev, &skipped, best, sizeof(best)))
-		rc = 2;
-	for (i = 0; !rc && i < skipped.n; i++)
-		fprintf(stderr, "pinbench nightly: skipping %s\n", skipped.v[i]);
-	if (!rc && !best[0])
-		printf("pinbench nightly: no earlier kernel than %s in %s: nothing to compare\n",
-		       n.label, n.history);
-	if (!rc)
-		rc = report(&n, &now, &prev, &skipped, best, run_rc, &regressions) ? 2 : 0;
-	if (!rc)
-		rc = regressions > 0 || run_rc ? 1 : 0;
-	paths_free(&before);
+		if (!paths_has(&st->before, after.v[i]) && paths_add(&st->now, after.v[i]))
+			rc = -1;
 	paths_free(&after);
-	paths_free(&now);
-	paths_free(&prev);
-	paths_free(&skipped);
+	if (!rc && !st->now.n)
+		return pb_errf(err, len, 0, "the run wrote no result under %s", n->history);
+	if (!rc && earlier_files(n, &st->before, &st->prev, &st->skipped, st->best,
+				 sizeof(st->best)))
+		rc = -1;
 	return rc;
+}
+
+int pb_nightly_report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
+		      char *err, size_t len)
+{
+	return report(n, &st->now, &st->prev, &st->skipped, st->best, st->run_rc,
+		      &st->regressions, out, err, len);
+}
+
+void pb_nightly_free(struct pb_nightly *st)
+{
+	paths_free(&st->before);
+	paths_free(&st->now);
+	paths_free(&st->prev);
+	paths_free(&st->skipped);
 }

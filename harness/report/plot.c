@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * plot.c - `pinbench plot PATH... -o FILE.png|FILE.svg`: the comparison as
- * pictures, through gnuplot.  Per job, the mean per label with 95 %
+ * plot.c - the engine of `pinbench plot` (cli/cmd_plot.c): the comparison
+ * as pictures, through gnuplot.  Per job, the mean per label with 95 %
  * confidence bars, a series per placement; per sweep (job names
  * "X/threads=N"), throughput against threads with the linear-scaling line;
  * per latency workload, the percentiles.  FILE.dat and FILE.gp are kept
  * beside the image; FILE.gp loads the templates in plot/.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -20,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/plot.h"
 #include "checks/stats.h"
 
 #define PLOT_TIMEOUT_S	60
@@ -507,75 +506,5 @@ int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len
 		snprintf(err, len, "%s: gnuplot made no image", out);
 		rc = -1;
 	}
-	return rc;
-}
-
-/* ---- the command ---- */
-
-static const char plot_usage[] =
-	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
-	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
-	"are kept beside the image.\n"
-	"  -o FILE                        the image (.png or .svg)\n"
-	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
-	"  --order version|given          label order (default: as versions)\n"
-	"  -h, --help\n";
-
-static int plot_opts(int argc, char **argv, const char **out, struct pb_cmp *c, bool *given)
-{
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "group-by", required_argument, NULL, 'g' },
-		{ "order", required_argument, NULL, 'O' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		if (ch == 'o') {
-			*out = optarg;
-		} else if (ch == 'g' && pb_cmp_group_parse(optarg) >= 0) {
-			c->by = (enum pb_cmp_group)pb_cmp_group_parse(optarg);
-		} else if (ch == 'O' && (!strcmp(optarg, "given") || !strcmp(optarg, "version"))) {
-			*given = !strcmp(optarg, "given");
-		} else if (ch == 'h') {
-			fputs(plot_usage, stdout);
-			return 3;
-		} else {
-			fputs(plot_usage, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc && *out)
-		return 0;
-	fprintf(stderr, "pinbench plot: %s\n%s", *out ? "no result files given" :
-		"-o FILE.png|FILE.svg is required", plot_usage);
-	return 2;
-}
-
-int cmd_plot(int argc, char **argv)
-{
-	struct pb_cmp c = { 0 };
-	const char *out = NULL;
-	bool given = false;
-	char err[PATH_MAX + 128];
-	int rc;
-
-	rc = plot_opts(argc, argv, &out, &c, &given);
-	if (rc)
-		return rc == 3 ? 0 : rc;
-	rc = pb_cmp_load_all(&c, argv + optind, argc - optind, "plot");
-	if (!rc) {
-		pb_cmp_order(&c, given);
-		rc = pb_plot_write(&c, out, err, sizeof(err));
-		if (rc)
-			fprintf(stderr, "pinbench plot: %s\n", err);
-		else
-			printf("%s\n", out);
-		rc = rc == -2 ? 2 : rc ? 1 : 0;
-	}
-	pb_cmp_free(&c);
 	return rc;
 }

@@ -11,8 +11,7 @@
 
 #include "core/runner.h"
 #include "lib/file.h"
-
-#define PB_SCHEMA	"pinbench-result/1"
+#include "report/schema.h"
 
 struct pb_run {
 	const char		*label;

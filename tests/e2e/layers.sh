@@ -24,12 +24,7 @@ may = {
 }
 # still pointing up, to be cut (file -> layer)
 known = {
-    ("harness/checks/doctor.c", "cli"),
     ("harness/core/runner.h", "net"),
-    ("harness/net/server.c", "cli"),
-    ("harness/report/compare.c", "cli"),
-    ("harness/report/nightly.c", "cli"),
-    ("harness/report/plot.c", "cli"),
 }
 files = sorted(glob.glob("harness/*/*.[ch]") + glob.glob("benches/*.[ch]") +
                glob.glob("benches/lib/*.[ch]"))

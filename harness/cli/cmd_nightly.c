@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_nightly.c - `pinbench nightly JOBFILE --history DIR`: its options,
+ * usage, messages and exit code; the steps (run, find the earlier kernel,
+ * report) are report/nightly.c's.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+#include "cli/opts.h"
+#include "lib/util.h"
+#include "report/compare.h"
+#include "report/nightly.h"
+
+static const char nightly_usage[] =
+	"usage: pinbench nightly JOBFILE --history DIR [OPTIONS]\n"
+	"Run JOBFILE into DIR/<kernel release>/, compare with the newest earlier kernel\n"
+	"in DIR that ran the same job file, write report.md and report.png beside the\n"
+	"result; exit 1 on a significant regression (or a failed job).\n"
+	"  --history DIR        the results history (required)\n"
+	"  --label TEXT         this run's label (default: the kernel release)\n"
+	"  --min-change PCT     noise floor for a significant change (default 1)\n"
+	"  --no-plot            no report.png\n"
+	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE, -q\n"
+	"                       passed on to pinbench run\n"
+	"  -h, --help\n";
+
+/* -q, --repeats, --duration, --placement, --set: passed on to pinbench run */
+static int opt_forward(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	static const char *const names[] = { "--repeats", "--duration", "--placement", "--set" };
+	struct pb_nightly_opts *n = ctx;
+	const char *opt = "-q";
+	size_t i;
+
+	for (i = 0; o->name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(names[i] + 2, o->name))
+			opt = names[i];
+	if (n->nr_fwd + 2 > PB_NIGHTLY_MAX_ARGS) {
+		fprintf(stderr, "pinbench nightly: too many options\n");
+		return PB_OPTS_USAGE;
+	}
+	n->fwd[n->nr_fwd++] = (char *)opt;
+	if (o->arg)
+		n->fwd[n->nr_fwd++] = (char *)arg;
+	return PB_OPTS_OK;
+}
+
+static int opt_label(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct pb_nightly_opts *n = ctx;
+	char err[PB_LABEL_MAX + 200];
+
+	(void)o;
+	if (pb_label_check(arg, err, sizeof(err))) {
+		fprintf(stderr, "pinbench nightly: --label %s\n", err);
+		return PB_OPTS_FAILED;
+	}
+	snprintf(n->label, sizeof(n->label), "%s", arg);
+	return PB_OPTS_OK;
+}
+
+static int opt_no_plot(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	(void)o;
+	(void)arg;
+	((struct pb_nightly_opts *)ctx)->plot = false;
+	return PB_OPTS_OK;
+}
+
+static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct pb_nightly_opts *n = ctx;
+	char *end;
+
+	(void)o;
+	n->min_change = strtod(arg, &end);
+	return end == arg || *end || n->min_change < 0 ? PB_OPTS_USAGE : PB_OPTS_OK;
+}
+
+/* PB_OPTS_OK, or the status with the usage or a message printed */
+static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
+{
+	const struct pb_opt t[] = {
+		{ "history", 0, true, NULL, &n->history, NULL },
+		{ "label", 0, true, NULL, NULL, opt_label },
+		{ "min-change", 0, true, NULL, NULL, opt_min_change },
+		{ "no-plot", 0, false, NULL, NULL, opt_no_plot },
+		{ "repeats", 0, true, NULL, NULL, opt_forward },
+		{ "duration", 0, true, NULL, NULL, opt_forward },
+		{ "placement", 0, true, NULL, NULL, opt_forward },
+		{ "set", 0, true, NULL, NULL, opt_forward },
+		{ NULL, 'q', false, NULL, NULL, opt_forward },
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
+	};
+	int rc;
+
+	rc = pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), n, NULL);
+	if (rc == PB_OPTS_OK && (!n->history || optind != argc - 1))
+		rc = PB_OPTS_USAGE;
+	if (rc)
+		return pb_opts_usage(rc, nightly_usage);
+	n->jobfile = argv[optind];
+	return PB_OPTS_OK;
+}
+
+int cmd_nightly(int argc, char **argv)
+{
+	struct pb_nightly_opts n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
+	struct pb_nightly st;
+	char err[PATH_MAX + 128];
+	int rc, i;
+
+	rc = nightly_opts(argc, argv, &n);
+	if (rc)
+		return pb_opts_exit(rc);
+	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
+	if (rc && err[0])
+		fprintf(stderr, "pinbench nightly: %s\n", err);
+	for (i = 0; !rc && i < st.skipped.n; i++)
+		fprintf(stderr, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
+	if (!rc && !st.best[0])
+		printf("pinbench nightly: no earlier kernel than %s in %s: nothing to compare\n",
+		       n.label, n.history);
+	if (!rc && pb_nightly_report(&n, &st, stdout, err, sizeof(err))) {
+		fprintf(stderr, "pinbench nightly: %s\n", err);
+		rc = 2;
+	}
+	if (!rc)
+		rc = st.regressions > 0 || st.run_rc ? 1 : 0;
+	pb_nightly_free(&st);
+	return rc;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_plot.c - `pinbench plot PATH... -o FILE.png|FILE.svg`: its options,
+ * usage and exit code; the pictures are report/plot.c's.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+#include "cli/opts.h"
+#include "report/plot.h"
+
+static const char plot_usage[] =
+	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
+	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
+	"are kept beside the image.\n"
+	"  -o FILE                        the image (.png or .svg)\n"
+	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
+	"  --order version|given          label order (default: as versions)\n"
+	"  -h, --help\n";
+
+struct plot_opts {
+	const char	*out;
+	struct pb_cmp	*c;
+	bool		given;
+};
+
+static int opt_group(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct plot_opts *p = ctx;
+	int x = pb_cmp_group_parse(arg);
+
+	(void)o;
+	if (x < 0)
+		return PB_OPTS_USAGE;
+	p->c->by = (enum pb_cmp_group)x;
+	return PB_OPTS_OK;
+}
+
+static int opt_order(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct plot_opts *p = ctx;
+
+	(void)o;
+	if (strcmp(arg, "given") && strcmp(arg, "version"))
+		return PB_OPTS_USAGE;
+	p->given = !strcmp(arg, "given");
+	return PB_OPTS_OK;
+}
+
+/* PB_OPTS_OK, or the status with the usage or a message printed */
+static int plot_opts(int argc, char **argv, struct plot_opts *p)
+{
+	const struct pb_opt t[] = {
+		{ "output", 'o', true, NULL, &p->out, NULL },
+		{ "group-by", 0, true, NULL, NULL, opt_group },
+		{ "order", 0, true, NULL, NULL, opt_order },
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
+	};
+	int rc;
+
+	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), p, NULL), plot_usage);
+	if (rc)
+		return rc;
+	if (optind < argc && p->out)
+		return PB_OPTS_OK;
+	fprintf(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
+		"-o FILE.png|FILE.svg is required", plot_usage);
+	return PB_OPTS_FAILED;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct pb_cmp c = { 0 };
+	struct plot_opts p = { .c = &c };
+	char err[PATH_MAX + 128];
+	int rc;
+
+	rc = plot_opts(argc, argv, &p);
+	if (rc)
+		return pb_opts_exit(rc);
+	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
+	if (!rc) {
+		pb_cmp_order(&c, p.given);
+		rc = pb_plot_write(&c, p.out, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "pinbench plot: %s\n", err);
+		else
+			printf("%s\n", p.out);
+		rc = rc == -2 ? 2 : rc ? 1 : 0;
+	}
+	pb_cmp_free(&c);
+	return rc;
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * opts.c - a command's option table (cli/opts.h) turned into getopt_long's
+ * longopts and optstring, or matched word by word, and each option found
+ * handed to its row.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.h"
+
+#define OPTS_MAX	32
+#define LONG_BASE	256	/* getopt_long's value for row i: its letter, or LONG_BASE + i */
+
+int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	(void)ctx;
+	(void)o;
+	(void)arg;
+	return PB_OPTS_HELP;
+}
+
+int pb_opts_usage(int status, const char *usage)
+{
+	if (status == PB_OPTS_HELP)
+		fputs(usage, stdout);
+	else if (status == PB_OPTS_USAGE)
+		fputs(usage, stderr);
+	return status;
+}
+
+static int apply(const struct pb_opt *o, void *ctx, const char *arg)
+{
+	if (o->flag)
+		*o->flag = true;
+	if (o->str)
+		*o->str = arg;
+	return o->fn ? o->fn(ctx, o, arg) : PB_OPTS_OK;
+}
+
+static const struct pb_opt *row_of(const struct pb_opt *t, int n, int ch)
+{
+	int i;
+
+	if (ch >= LONG_BASE && ch < LONG_BASE + n)
+		return &t[ch - LONG_BASE];
+	for (i = 0; i < n && ch > 0; i++)
+		if (t[i].key == ch)
+			return &t[i];
+	return NULL;
+}
+
+int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
+		  void *ctx, int *bad)
+{
+	struct option lo[OPTS_MAX + 1];
+	char shorts[2 * OPTS_MAX + 4];
+	const struct pb_opt *o;
+	int i, nl = 0, ns, ch, rc = PB_OPTS_OK;
+
+	if (n > OPTS_MAX)
+		abort();	/* a table too long for the buffers: a bug here */
+	ns = snprintf(shorts, 4, "%s", lead);
+	for (i = 0; i < n; i++) {
+		if (t[i].name)
+			lo[nl++] = (struct option){ t[i].name, t[i].arg ? required_argument :
+						    no_argument, NULL,
+						    t[i].key ? t[i].key : LONG_BASE + i };
+		if (t[i].key) {
+			shorts[ns++] = (char)t[i].key;
+			if (t[i].arg)
+				shorts[ns++] = ':';
+		}
+	}
+	lo[nl] = (struct option){ NULL, 0, NULL, 0 };
+	shorts[ns] = 0;
+	optind = 0;	/* glibc: full re-initialisation */
+	while (rc == PB_OPTS_OK && (ch = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		o = row_of(t, n, ch);
+		if (!o) {
+			if (bad)
+				*bad = ch;
+			return PB_OPTS_USAGE;
+		}
+		rc = apply(o, ctx, optarg);
+	}
+	return rc;
+}
+
+static const struct pb_opt *word_row(const struct pb_opt *t, int n, const char *w)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((t[i].name && w[0] == '-' && w[1] == '-' && !strcmp(w + 2, t[i].name)) ||
+		    (t[i].key && w[0] == '-' && w[1] == t[i].key && !w[2]))
+			return &t[i];
+	return NULL;
+}
+
+int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ctx, int *at)
+{
+	const struct pb_opt *o;
+	int i, rc = PB_OPTS_OK;
+
+	for (i = 1; i < argc && rc == PB_OPTS_OK; i++) {
+		*at = i;
+		o = word_row(t, n, argv[i]);
+		if (!o)
+			return PB_OPTS_UNKNOWN;
+		if (o->arg && i + 1 >= argc)
+			return PB_OPTS_NOVALUE;
+		rc = apply(o, ctx, o->arg ? argv[++i] : NULL);
+	}
+	return rc;
+}

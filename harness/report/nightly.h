@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * nightly.h - the steps of `pinbench nightly` (report/nightly.c): run a
+ * job file into a history folder, find the newest earlier kernel that ran
+ * it, and write the report.
+ */
+#ifndef PINBENCH_NIGHTLY_H
+#define PINBENCH_NIGHTLY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define PB_NIGHTLY_MAX_ARGS	64
+
+struct pb_nightly_opts {
+	const char	*jobfile;
+	const char	*history;
+	char		label[128];	/* "": pb_nightly_run() puts the kernel release */
+	double		min_change;
+	bool		plot;
+	char		*fwd[PB_NIGHTLY_MAX_ARGS];	/* options passed on to `run` */
+	int		nr_fwd;
+};
+
+/* A list of file paths. */
+struct pb_paths {
+	char	**v;
+	int	n;
+};
+
+/* What a nightly run found. */
+struct pb_nightly {
+	struct pb_paths	before;		/* the history's result files before the run */
+	struct pb_paths	now;		/* those the run wrote */
+	struct pb_paths	prev;		/* those of the kernel to compare with */
+	struct pb_paths	skipped;	/* "PATH: why" of files that could not be read */
+	char		best[128];	/* the kernel to compare with, "" none */
+	int		run_rc;		/* pinbench run's exit code */
+	int		regressions;	/* significant ones, after pb_nightly_report() */
+};
+
+/*
+ * Run the job file into the history and find what to compare with: 0, or
+ * -1 with err set (err may be "" when out of memory).  st is to be freed
+ * with pb_nightly_free() either way.
+ */
+int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len);
+/*
+ * Write report.md (and report.png) beside the new result, and the text
+ * report and "report: PATH" to out: 0, or -1 with err set.
+ */
+int pb_nightly_report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
+		      char *err, size_t len);
+void pb_nightly_free(struct pb_nightly *st);
+
+#endif
