@@ -28,6 +28,7 @@
 #include "lib/anomaly.h"
 #include "core/bench.h"
 #include "sys/counters.h"
+#include "sys/derived.h"
 #include "checks/hist.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"

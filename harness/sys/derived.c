@@ -4,7 +4,7 @@
  * counts, effective clock.  A figure whose input is missing (not
  * supported, not counted, in another pass) is left out, never 0.
  */
-#include "sys/counters.h"
+#include "sys/derived.h"
 
 #include <math.h>
 #include <stdio.h>

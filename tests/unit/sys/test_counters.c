@@ -20,6 +20,7 @@
 #include "skip.h"
 
 #include "sys/counters.h"
+#include "sys/derived.h"
 #include "lib/anomaly.h"
 
 #include <errno.h>
