@@ -45,6 +45,7 @@ TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 all: pinbench
 
 libpinbench.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 pinbench: harness/cli/main.o libpinbench.a

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,4 +108,19 @@ int pb_open_regular(const char *path, struct stat *st, char *err, size_t len)
 		return -1;
 	}
 	return fd;
+}
+
+void *pb_grow(void *p, int nr, int *cap, size_t size)
+{
+	void *np;
+	int ncap;
+
+	if (nr < *cap)
+		return p;
+	ncap = *cap ? *cap * 2 : 8;
+	np = realloc(p, (size_t)ncap * size);
+	if (!np)
+		return NULL;
+	*cap = ncap;
+	return np;
 }

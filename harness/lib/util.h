@@ -42,4 +42,11 @@ int pb_open_regular(const char *path, struct stat *st, char *err, size_t len);
 #define PB_LABEL_CHARS	"._-+,:@~"
 int pb_label_check(const char *label, char *err, size_t len);
 
+/*
+ * Room for one more element at index nr of an array p of *cap elements of
+ * size bytes (doubled when full, 8 at first): the array (perhaps moved,
+ * *cap updated), or NULL when out of memory (p is still valid then).
+ */
+void *pb_grow(void *p, int nr, int *cap, size_t size);
+
 #endif

@@ -18,6 +18,8 @@
 enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER };
 /* "label", "kernel", "host", "peer" -> enum pb_cmp_group; -1 when unknown. */
 int pb_cmp_group_parse(const char *s);
+/* The names, by enum pb_cmp_group. */
+extern const char *const pb_cmp_group_names[];
 enum pb_cmp_format { PB_FMT_TEXT, PB_FMT_MARKDOWN, PB_FMT_CSV, PB_FMT_JSON };
 
 #define PB_CMP_ALPHA	0.05	/* Welch p below this ... */

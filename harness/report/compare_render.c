@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare_render.c - a comparison as text, markdown, csv or JSON: one table per job x
+ * placement with a row per group, the change and its significance,
+ * anomaly marks and their legend, per-op counter figures side by side.
+ * The options and exit code of `pinbench compare` are cli/cmd_compare.c's.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "lib/anomaly.h"
+#include "report/compare.h"
+#include "report/schema.h"
+#include "lib/util.h"
+#include "checks/stats.h"
+
+/* ---- text grids (text and markdown tables) ---- */
+
+#define GRID_COLS	16
+
+struct grid {
+	int	ncols;
+	char	*head[GRID_COLS];
+	bool	right[GRID_COLS];
+	char	**cell;		/* nrows * ncols */
+	int	nrows, cap;
+	bool	oom;
+};
+
+/* Display width of UTF-8 text: code points. */
+static int u8width(const char *s)
+{
+	int w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+static void grid_col(struct grid *g, const char *head, bool right)
+{
+	if (g->ncols >= GRID_COLS)
+		return;
+	g->head[g->ncols] = strdup(head);
+	g->oom |= !g->head[g->ncols];
+	g->right[g->ncols++] = right;
+}
+
+/* Start a row; its cells are NULL (printed empty) until set. */
+static char **grid_row(struct grid *g)
+{
+	char **c = pb_grow(g->cell, g->nrows * g->ncols, &g->cap, sizeof(*c));
+	int i;
+
+	while (c && g->cap < (g->nrows + 1) * g->ncols) {
+		g->cell = c;
+		c = pb_grow(g->cell, g->cap, &g->cap, sizeof(*c));
+	}
+	if (!c) {
+		g->oom = true;
+		return NULL;
+	}
+	g->cell = c;
+	for (i = 0; i < g->ncols; i++)
+		c[g->nrows * g->ncols + i] = NULL;
+	return &c[g->nrows++ * g->ncols];
+}
+
+static void grid_free(struct grid *g)
+{
+	int i;
+
+	for (i = 0; i < g->ncols; i++)
+		free(g->head[i]);
+	for (i = 0; i < g->nrows * g->ncols; i++)
+		free(g->cell[i]);
+	free(g->cell);
+	memset(g, 0, sizeof(*g));
+}
+
+static void grid_widths(const struct grid *g, int *w)
+{
+	int i, j, x;
+
+	for (j = 0; j < g->ncols; j++) {
+		w[j] = u8width(g->head[j]);
+		for (i = 0; i < g->nrows; i++) {
+			const char *s = g->cell[i * g->ncols + j];
+
+			x = s ? u8width(s) : 0;
+			w[j] = x > w[j] ? x : w[j];
+		}
+	}
+}
+
+/* The longest line the text form of g would print. */
+static int grid_width(const struct grid *g)
+{
+	int w[GRID_COLS], j, sum = 0;
+
+	grid_widths(g, w);
+	for (j = 0; j < g->ncols; j++)
+		sum += w[j] + (j ? 2 : 0);
+	return sum;
+}
+
+static void put_cell(FILE *f, const char *s, int width, bool right, bool last)
+{
+	int pad = width - u8width(s ? s : "");
+
+	if (right)
+		fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+	fputs(s ? s : "", f);
+	if (!right && !last)
+		fprintf(f, "%*s", pad > 0 ? pad : 0, "");
+}
+
+/* One text line, cut at PB_CMP_WIDTH characters as a last resort. */
+static void grid_line(FILE *f, const struct grid *g, char *const *row, const int *w)
+{
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int j, cw = 0;
+
+	if (!m)
+		return;
+	for (j = 0; j < g->ncols; j++) {
+		if (j)
+			fputs("  ", m);
+		put_cell(m, row[j], w[j], g->right[j], j == g->ncols - 1);
+	}
+	fclose(m);
+	for (p = buf; *p && (cw < PB_CMP_WIDTH || ((unsigned char)*p & 0xc0) == 0x80); p++)
+		cw += ((unsigned char)*p & 0xc0) != 0x80;
+	*p = 0;
+	while (p > buf && p[-1] == ' ')
+		*--p = 0;
+	fprintf(f, "%s\n", buf);
+	free(buf);
+}
+
+static void grid_print_text(FILE *f, const struct grid *g)
+{
+	int w[GRID_COLS], i;
+
+	grid_widths(g, w);
+	grid_line(f, g, g->head, w);
+	for (i = 0; i < g->nrows; i++)
+		grid_line(f, g, &g->cell[i * g->ncols], w);
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputs(" ", f);
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputs(" |", f);
+}
+
+static void grid_print_md(FILE *f, const struct grid *g)
+{
+	int i, j;
+
+	fputs("|", f);
+	for (j = 0; j < g->ncols; j++)
+		md_cell(f, g->head[j]);
+	fputs("\n|", f);
+	for (j = 0; j < g->ncols; j++)
+		fputs(g->right[j] ? " ---: |" : " --- |", f);
+	fputc('\n', f);
+	for (i = 0; i < g->nrows; i++) {
+		fputs("|", f);
+		for (j = 0; j < g->ncols; j++)
+			md_cell(f, g->cell[i * g->ncols + j]);
+		fputc('\n', f);
+	}
+}
+
+/* ---- report ---- */
+
+struct rctx {
+	const struct pb_cmp		*c;
+	const struct pb_cmp_opts	*o;
+	FILE				*f;
+	int				base_group;	/* -1: first row */
+	int				regressions;
+	bool				md;
+	json_t				*json;		/* PB_FMT_JSON: the results array */
+};
+
+static const char *unit_text(const char *unit)
+{
+	return !strcmp(unit, "us") ? "µs" : unit;
+}
+
+static void title_text(const struct pb_table *t, bool cpus, char *buf, size_t len)
+{
+	int off;
+
+	off = snprintf(buf, len, "%s %s (%s%s%s is better) — %s", t->job, t->metric,
+		       unit_text(t->unit), t->unit[0] ? ", " : "", t->higher ? "higher" : "lower",
+		       t->placement);
+	if (cpus && t->cpus[0] && off > 0 && (size_t)off < len)
+		snprintf(buf + off, len - (size_t)off, " [CPUs %s]", t->cpus);
+}
+
+/*
+ * Decimals that give about four significant digits for the table's means
+ * (extra: six for the averages, as in 85.9025).
+ */
+static int table_prec(const struct pb_table *t, int extra)
+{
+	double m = 0, x;
+	int i, d;
+
+	for (i = 0; i < t->nr_cells; i++) {
+		if (!t->cells[i].n)
+			continue;
+		x = fabs(pb_mean(t->cells[i].v, t->cells[i].n));
+		m = x > m ? x : m;
+	}
+	if (m <= 0)
+		return 2 + extra;
+	d = 3 + extra - (int)floor(log10(m));
+	return d < 0 ? 0 : d > 6 ? 6 : d;
+}
+
+static char *p_text(double p)
+{
+	if (isnan(p))
+		return xprintf("p n/a");
+	if (p < 0.001)
+		return xprintf("p<0.001");
+	return xprintf("p=%.3f", p);
+}
+
+static char *change_text(const struct rctx *r, const struct pb_cell *cell,
+			 const struct pb_eval *e)
+{
+	char *p, *s;
+
+	const char *note = cell && cell->interrupted ? " (interrupted)" : "";
+
+	if (!cell || !cell->n) {
+		if (cell && strcmp(cell->status, "missing"))
+			return xprintf("%s%s%s", cell->status,
+				       cell->reason[0] && strcmp(cell->reason, cell->status) ?
+				       ": " : "", strcmp(cell->reason, cell->status) ?
+				       cell->reason : "");
+		return strdup("—");
+	}
+	if (e->is_base)
+		return xprintf("base%s", note);
+	if (!e->has_base)
+		return xprintf("—%s", note);
+	p = p_text(e->p_adj);
+	if (!p)
+		return NULL;
+	if (e->significant)
+		s = xprintf(r->md ? "**%+.2f%% %s** (%s)%s" : "%+.2f%% %s (%s)%s", e->change,
+			    e->verdict, p, note);
+	else
+		s = r->md ? xprintf("%+.2f%% (%s)%s", e->change, p, note) :
+			    xprintf("%+.2f%%%s", e->change, note);
+	free(p);
+	return s;
+}
+
+static char *label_text(const struct pb_cmp *c, int g, const struct pb_cell *cell)
+{
+	char marks[40] = "";
+	size_t off = 0;
+	int i;
+
+	for (i = 0; cell && i < cell->nr_marks && off + 4 < sizeof(marks); i++) {
+		const char *m = pb_anomaly_mark(cell->marks[i].kind);
+
+		m = m && *m ? m : "?";
+		if (!strstr(marks, m))
+			off += (size_t)snprintf(marks + off, sizeof(marks) - off, "%s", m);
+	}
+	return xprintf("%s%s%s", c->groups[g], off ? " " : "", marks);
+}
+
+static void fill_row(const struct rctx *r, const struct pb_table *t, struct grid *gr,
+		     int g, const struct pb_cell *base, bool compact, int prec, int aprec,
+		     int ntests)
+{
+	const struct pb_cell *cell = pb_cmp_cell(t, g);
+	char **row = grid_row(gr);
+	struct pb_eval e;
+	int i, col = 0;
+
+	if (!row)
+		return;
+	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+	row[col++] = label_text(r->c, g, cell);
+	if (compact)
+		row[col++] = cell && cell->n ? xprintf("%d", cell->n) : strdup("—");
+	for (i = 0; !compact && i < ntests; i++, col++)
+		if (cell && i < cell->n)
+			row[col] = xprintf("%.*f", prec, cell->v[i]);
+	if (cell && cell->n) {
+		row[col++] = xprintf("%.*f", aprec, e.s.mean);
+		row[col++] = xprintf("%.*f", prec, e.s.stddev);
+	} else {
+		row[col++] = strdup("—");
+		row[col++] = strdup("—");
+	}
+	row[col] = change_text(r, cell, &e);
+}
+
+static void build_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr,
+		       bool compact)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	int i, ntests = 0, prec = table_prec(t, 0), aprec = table_prec(t, 2);
+	char head[24];
+
+	for (i = 0; i < t->nr_cells; i++)
+		ntests = t->cells[i].n > ntests ? t->cells[i].n : ntests;
+	grid_col(gr, r->c->by == PB_GROUP_HOST ? "Host" : r->c->by == PB_GROUP_PEER ?
+		 "Peer" : "Kernel", false);
+	if (compact)
+		grid_col(gr, "n", true);
+	for (i = 0; !compact && i < ntests; i++) {
+		snprintf(head, sizeof(head), "Test %d", i + 1);
+		grid_col(gr, head, true);
+	}
+	grid_col(gr, "Average", true);
+	grid_col(gr, "Stddev", true);
+	grid_col(gr, "Change", false);
+	for (i = 0; i < r->c->nr_groups; i++)
+		fill_row(r, t, gr, r->c->order[i], base, compact, prec, aprec, ntests);
+}
+
+/* The table, Test columns only when they fit in PB_CMP_WIDTH (and n <= 8). */
+static void table_grid(struct rctx *r, const struct pb_table *t, struct grid *gr)
+{
+	int i, maxn = 0;
+
+	for (i = 0; i < t->nr_cells; i++)
+		maxn = t->cells[i].n > maxn ? t->cells[i].n : maxn;
+	if (maxn <= 8) {
+		build_grid(r, t, gr, false);
+		if (r->md || grid_width(gr) <= PB_CMP_WIDTH)
+			return;
+		grid_free(gr);
+	}
+	build_grid(r, t, gr, true);
+}
+
+/* The i-th per-op or latency figure of a cell: false past the last. */
+static bool fig_at(const struct pb_cell *cell, int i, char *name, size_t len, double *v)
+{
+	if (i < cell->nr_figs) {
+		snprintf(name, len, "%s", cell->figs[i].name);
+		*v = cell->figs[i].sum / cell->figs[i].weight;
+		return true;
+	}
+	i -= cell->nr_figs;
+	if (cell->lat_w <= 0 || i >= PB_LAT_N)
+		return false;
+	snprintf(name, len, "latency %s (µs)", pb_lat_names[i]);
+	*v = cell->lat[i] / cell->lat_w;
+	return true;
+}
+
+static bool fig_find(const struct pb_cell *cell, const char *name, double *v)
+{
+	char n2[96];
+	int i;
+
+	for (i = 0; fig_at(cell, i, n2, sizeof(n2), v); i++)
+		if (!strcmp(n2, name))
+			return true;
+	return false;
+}
+
+/* About three significant digits, trailing zeros kept: 1.11, 0.890, 1234. */
+static char *num_text(double x)
+{
+	int d = x != 0 ? 2 - (int)floor(log10(fabs(x))) : 2;
+
+	return xprintf("%.*f", d < 0 ? 0 : d > 6 ? 6 : d, x);
+}
+
+/* One line per (label, figure) the baseline also has: "1.11 → 0.89", change. */
+static void figures_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group), *cell;
+	char name[96];
+	double v, bv;
+	int i, k;
+
+	grid_col(gr, r->md ? "Label" : "", false);
+	grid_col(gr, "Per op", false);
+	grid_col(gr, "base", true);
+	grid_col(gr, "", false);
+	grid_col(gr, "", true);
+	grid_col(gr, "Change", true);
+	for (i = 0; base && i < r->c->nr_groups; i++) {
+		cell = pb_cmp_cell(t, r->c->order[i]);
+		if (!cell || cell == base || !cell->n)
+			continue;
+		for (k = 0; fig_at(cell, k, name, sizeof(name), &v); k++) {
+			char **row;
+
+			if (!fig_find(base, name, &bv) || !(row = grid_row(gr)))
+				continue;
+			row[0] = strdup(r->c->groups[cell->group]);
+			row[1] = strdup(name);
+			row[2] = num_text(bv);
+			row[3] = strdup("→");
+			row[4] = num_text(v);
+			row[5] = bv != 0 ? xprintf("%+.1f%%", (v - bv) / fabs(bv) * 100)
+					 : strdup("—");
+		}
+	}
+}
+
+static void put_line(const struct rctx *r, const char *s);
+
+static void print_figures(const struct rctx *r, const struct pb_table *t)
+{
+	struct grid gr = { 0 };
+
+	figures_grid(r, t, &gr);
+	if (gr.nrows) {
+		const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+		char line[300];
+
+		snprintf(line, sizeof(line), "\nPer-op counters against %s:%s",
+			 r->c->groups[base->group], r->md ? "\n" : "");
+		put_line(r, line);
+		if (r->md)
+			grid_print_md(r->f, &gr);
+		else
+			grid_print_text(r->f, &gr);
+	}
+	grid_free(&gr);
+}
+
+/* Print s; in text form cut to PB_CMP_WIDTH characters, ending in "…". */
+static void put_line(const struct rctx *r, const char *s)
+{
+	int w = u8width(s);
+
+	if (r->md || w <= PB_CMP_WIDTH) {
+		fprintf(r->f, "%s\n", s);
+		return;
+	}
+	for (w = 0; *s && (w < PB_CMP_WIDTH - 1 || ((unsigned char)*s & 0xc0) == 0x80); s++) {
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+		fputc(*s, r->f);
+	}
+	fputs("…\n", r->f);
+}
+
+static void print_legend(const struct rctx *r, const struct pb_table *t)
+{
+	const struct pb_cell *cell;
+	char line[512];
+	int i, k;
+	bool first = true;
+
+	for (i = 0; i < r->c->nr_groups; i++) {
+		cell = pb_cmp_cell(t, r->c->order[i]);
+		for (k = 0; cell && k < cell->nr_marks; k++) {
+			const struct pb_mark *m = &cell->marks[k];
+			const char *mk = pb_anomaly_mark(m->kind);
+
+			if (first)
+				fputs("\nAnomalies:\n", r->f);
+			first = false;
+			snprintf(line, sizeof(line), "%s%s %s: %s (%s)%s%s", r->md ? "- " : "  ",
+				 mk && *mk ? mk : "?", r->c->groups[cell->group], m->kind,
+				 m->severity, m->message[0] ? ": " : "", m->message);
+			put_line(r, line);
+		}
+	}
+}
+
+/* A table with no values at all: one line. */
+static bool print_empty(const struct rctx *r, const struct pb_table *t, const char *title)
+{
+	const char *why = "no values";
+	int i;
+
+	for (i = 0; i < t->nr_cells; i++) {
+		if (t->cells[i].n)
+			return false;
+		if (strcmp(t->cells[i].status, "missing"))
+			why = t->cells[i].reason[0] ? t->cells[i].reason : t->cells[i].status;
+	}
+	fprintf(r->f, r->md ? "### %s\n\nNo values: %s.\n\n" : "%s\n  no values: %s\n\n",
+		title, why);
+	return true;
+}
+
+static void print_table(struct rctx *r, const struct pb_table *t)
+{
+	struct grid gr = { 0 };
+	char title[400];
+
+	title_text(t, true, title, sizeof(title));
+	if (print_empty(r, t, title))
+		return;
+	table_grid(r, t, &gr);
+	if (r->md) {
+		fprintf(r->f, "### %s\n\n", title);
+		grid_print_md(r->f, &gr);
+	} else {
+		put_line(r, title);
+		grid_print_text(r->f, &gr);
+	}
+	grid_free(&gr);
+	print_figures(r, t);
+	print_legend(r, t);
+	fputc('\n', r->f);
+}
+
+/* ---- csv and json ---- */
+
+static void csv_field(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, double x, bool has)
+{
+	if (has && !isnan(x))
+		fprintf(f, "%.6g", x);
+	fputc(',', f);
+}
+
+static void marks_list(const struct pb_cell *cell, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; cell && i < cell->nr_marks && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					cell->marks[i].kind);
+}
+
+static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
+{
+	const struct pb_cell *cell = pb_cmp_cell(t, g);
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	bool has = cell && cell->n;
+	struct pb_eval e;
+	char buf[256];
+	FILE *f = r->f;
+
+	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+	csv_field(f, t->job, false);
+	csv_field(f, t->placement, false);
+	csv_field(f, t->metric, false);
+	csv_field(f, t->unit, false);
+	csv_field(f, t->higher ? "higher" : "lower", false);
+	csv_field(f, r->c->groups[g], false);
+	csv_field(f, cell ? cell->status : "missing", false);
+	fprintf(f, "%d,", cell ? cell->n : 0);
+	csv_num(f, e.s.mean, has);
+	csv_num(f, e.s.stddev, has);
+	csv_num(f, e.s.ci_lo, has);
+	csv_num(f, e.s.ci_hi, has);
+	csv_field(f, base ? r->c->groups[base->group] : "", false);
+	csv_num(f, e.change, e.has_base);
+	csv_num(f, e.p, e.has_base);
+	csv_num(f, e.p_adj, e.has_base);
+	fprintf(f, "%s,", e.significant ? "true" : "false");
+	csv_field(f, has ? e.verdict : "", false);
+	marks_list(cell, buf, sizeof(buf));
+	csv_field(f, buf, true);
+}
+
+static json_t *jnum(double x, bool has)
+{
+	return has && !isnan(x) ? json_real(x) : json_null();
+}
+
+static json_t *json_marks(const struct pb_cell *cell)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; cell && i < cell->nr_marks; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}",
+				"kind", cell->marks[i].kind, "mark", pb_anomaly_mark(cell->marks[i].kind),
+				"severity", cell->marks[i].severity, "message", cell->marks[i].message));
+	return a;
+}
+
+static json_t *json_figs(const struct pb_cell *cell, const struct pb_cell *base)
+{
+	json_t *o = json_object();
+	char name[96];
+	double v, bv;
+	int k;
+
+	for (k = 0; cell && fig_at(cell, k, name, sizeof(name), &v); k++) {
+		bool hb = base && base != cell && fig_find(base, name, &bv);
+
+		json_object_set_new(o, name, json_pack("{s:f, s:o, s:o}", "value", v,
+				"baseline", jnum(hb ? bv : NAN, hb),
+				"change", jnum(hb && bv ? (v - bv) / fabs(bv) * 100 : NAN, hb)));
+	}
+	return o;
+}
+
+static void json_row(const struct rctx *r, const struct pb_table *t, int g)
+{
+	const struct pb_cell *cell = pb_cmp_cell(t, g);
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	bool has = cell && cell->n;
+	struct pb_eval e;
+	json_t *o;
+
+	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:i, s:o, s:o, s:[oo]}",
+		      "job", t->job, "placement", t->placement, "metric", t->metric,
+		      "unit", t->unit, "better", t->higher ? "higher" : "lower",
+		      "label", r->c->groups[g],
+		      "baseline", base ? json_string(r->c->groups[base->group]) : json_null(),
+		      "status", cell ? cell->status : "missing", "n", cell ? cell->n : 0,
+		      "mean", jnum(e.s.mean, has), "stddev", jnum(e.s.stddev, has),
+		      "ci95", jnum(e.s.ci_lo, has), jnum(e.s.ci_hi, has));
+	if (!o)
+		return;
+	json_object_set_new(o, "change", jnum(e.change, e.has_base));
+	json_object_set_new(o, "p", jnum(e.p, e.has_base));
+	json_object_set_new(o, "p_adj", jnum(e.p_adj, e.has_base));
+	json_object_set_new(o, "significant", json_boolean(e.significant));
+	json_object_set_new(o, "verdict", has ? json_string(e.verdict) : json_null());
+	json_object_set_new(o, "anomalies", json_marks(cell));
+	json_object_set_new(o, "per_op", json_figs(has ? cell : NULL, base));
+	json_array_append_new(r->json, o);
+}
+
+/* ---- the report ---- */
+
+static int count_regressions(const struct rctx *r, const struct pb_table *t)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	struct pb_eval e;
+	int i, n = 0;
+
+	for (i = 0; i < t->nr_cells; i++) {
+		pb_cmp_eval(t, &t->cells[i], base, r->o->min_change, &e);
+		n += e.significant && !strcmp(e.verdict, "regression");
+	}
+	return n;
+}
+
+static void print_header(const struct rctx *r)
+{
+	const char *by = r->c->by == PB_GROUP_HOST ? "host" : r->c->by == PB_GROUP_PEER ?
+			 "peer" : r->c->by == PB_GROUP_KERNEL ? "kernel" : "label";
+	char line[400];
+
+	snprintf(line, sizeof(line), "%s%d result file%s, %d %s%s; baseline: %s",
+		 r->md ? "" : "pinbench compare: ", r->c->nr_files, r->c->nr_files == 1 ? "" : "s",
+		 r->c->nr_groups, by, r->c->nr_groups == 1 ? "" : "s",
+		 r->base_group >= 0 ? r->c->groups[r->base_group] : "the first row");
+	put_line(r, line);
+	snprintf(line, sizeof(line), "Significant: Welch's t-test p < %.2f and |change| > %.2g %%;",
+		 PB_CMP_ALPHA, r->o->min_change);
+	put_line(r, line);
+	if (r->o->no_correction)
+		snprintf(line, sizeof(line), "p as tested, cell by cell (%d comparisons).",
+			 r->c->nr_tests);
+	else
+		snprintf(line, sizeof(line), "p adjusted for the %d comparisons of this report "
+			 "(Benjamini-Hochberg).", r->c->nr_tests);
+	put_line(r, line);
+	fputc('\n', r->f);
+}
+
+static int resolve_baseline(const struct pb_cmp *c, const char *name, char *err, size_t len)
+{
+	size_t off;
+	int g, i;
+
+	if (!name)
+		return -1;
+	g = pb_cmp_find_group(c, name);
+	if (g >= 0)
+		return g;
+	off = (size_t)snprintf(err, len, "baseline '%s' not found; have:", name);
+	for (i = 0; i < c->nr_groups && off < len; i++)
+		off += (size_t)snprintf(err + off, len - off, " %s", c->groups[c->order[i]]);
+	return -2;
+}
+
+int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
+		  char *err, size_t len)
+{
+	struct rctx r = { .c = c, .o = o, .f = out, .md = o->format == PB_FMT_MARKDOWN };
+	int i, g;
+
+	if (!c->order)
+		pb_cmp_order(c, o->order_given);
+	r.base_group = resolve_baseline(c, o->baseline, err, len);
+	if (r.base_group == -2)
+		return -1;
+	pb_cmp_adjust(c, r.base_group, !o->no_correction);
+	if (o->format == PB_FMT_JSON)
+		r.json = json_array();
+	if (o->format == PB_FMT_CSV)
+		fputs("job,placement,metric,unit,better,label,status,n,mean,stddev,ci95_lo,"
+		      "ci95_hi,baseline,change_pct,p,p_adj,significant,verdict,anomalies\n", out);
+	if (o->format == PB_FMT_TEXT || r.md)
+		print_header(&r);
+	for (i = 0; i < c->nr_tables; i++) {
+		r.regressions += count_regressions(&r, &c->t[i]);
+		if (o->format == PB_FMT_TEXT || r.md)
+			print_table(&r, &c->t[i]);
+		for (g = 0; g < c->nr_groups && !r.md && o->format != PB_FMT_TEXT; g++) {
+			if (o->format == PB_FMT_CSV)
+				csv_row(&r, &c->t[i], c->order[g]);
+			else
+				json_row(&r, &c->t[i], c->order[g]);
+		}
+	}
+	if (r.json) {
+		json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:o}",
+					 "schema", "pinbench-compare/1", "group_by", pb_cmp_group_names[c->by],
+					 "correction", o->no_correction ? "none" : "benjamini-hochberg",
+					 "alpha", PB_CMP_ALPHA, "min_change", o->min_change,
+					 "regressions", r.regressions, "results", r.json);
+
+		json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+			   JSON_REAL_PRECISION(10));
+		fputc('\n', out);
+		json_decref(root);
+	}
+	return r.regressions;
+}
