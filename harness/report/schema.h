@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * schema.h - the name of the result file format, written by result.c and
- * required by the loader in compare.c: its one definition.
+ * required by the loader in compare_load.c: its one definition.
  */
 #ifndef PINBENCH_SCHEMA_H
 #define PINBENCH_SCHEMA_H
