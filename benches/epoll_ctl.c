@@ -28,8 +28,8 @@
 #include "core/bench.h"
 #include "epoll_ctl.h"
 
-#define MAX_WATCHES_PATH	"/proc/sys/fs/epoll/max_user_watches"
-#define NR_OPEN_PATH		"/proc/sys/fs/nr_open"
+#define MAX_WATCHES_SYSCTL	"fs/epoll/max_user_watches"
+#define NR_OPEN_SYSCTL		"fs/nr_open"
 
 static const struct pb_key epctl_keys[] = {
 	{ .name = "threads", .type = PB_T_INT, .def = "1", .min = 1, .max = 4096,
@@ -186,20 +186,6 @@ static long rlim_long(rlim_t v)
 	return v == RLIM_INFINITY || v > LONG_MAX ? LONG_MAX : (long)v;
 }
 
-/* A number from a /proc file, or -1. */
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /*
  * Counts every worker's descriptors as if in one process (tasks=threads).
  * Raises the soft RLIMIT_NOFILE up to the hard one when that is enough.
@@ -216,8 +202,8 @@ static int epctl_check(const void *opts, int nr, char *err)
 	}
 	l.nofile_soft = rlim_long(rl.rlim_cur);
 	l.nofile_hard = rlim_long(rl.rlim_max);
-	l.max_user_watches = read_long(MAX_WATCHES_PATH);
-	l.nr_open = read_long(NR_OPEN_PATH);
+	l.max_user_watches = pb_sysctl_long(MAX_WATCHES_SYSCTL);
+	l.nr_open = pb_sysctl_long(NR_OPEN_SYSCTL);
 	if (epctl_fit(opts, nr, &l, &raise_to, err, PB_ERR_MAX))
 		return -1;
 	if (!raise_to)

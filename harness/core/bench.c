@@ -12,6 +12,7 @@
 #include "core/bench.h"
 #include "checks/hist.h"
 #include "lib/util.h"
+#include "sys/sysfs.h"
 
 static uint64_t ts_ns(const struct timespec *t)
 {
@@ -102,4 +103,11 @@ const struct pb_bench *pb_bench_find(const char *name)
 bool pb_bench_peer_capable(const struct pb_bench *b)
 {
 	return b && b->peer_listen && b->peer_connect;
+}
+
+long pb_sysctl_long(const char *name)
+{
+	long v;
+
+	return pb_sys_read_long(&v, "/proc/sys/%s", name) ? -1 : v;
 }

@@ -201,6 +201,12 @@ int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
 int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A kernel limit for check(): /proc/sys/NAME ("fs/nr_open") as a number,
+ * or -1 when unknown; read under $PINBENCH_SYSROOT like every /proc read.
+ */
+long pb_sysctl_long(const char *name);
+
 /* Shared memory for setup(): visible to roles in processes and threads. */
 void *pb_shm_alloc(size_t size);
 void pb_shm_free(void *p, size_t size);

@@ -2,8 +2,8 @@
 /*
  * test_sysfs.c - the one /proc and /sys reader: cpuinfo fields by their
  * exact key, flags as words, and every user of the CPU model (the result
- * file's host, the server's host facts, the environment) reading it
- * under $PINBENCH_SYSROOT, not from this machine.
+ * file's host, the server's host facts, the environment) and a workload's
+ * kernel limits reading them under $PINBENCH_SYSROOT, not this machine.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +95,15 @@ static void test_model_everywhere(void **state)
 	pb_env_free(&e);
 }
 
+/* A workload's kernel limits come from the tree too. */
+static void test_sysctl(void **state)
+{
+	(void)state;
+	fixture_write(root, "proc/sys/fs/nr_open", "4242\n");
+	assert_int_equal(pb_sysctl_long("fs/nr_open"), 4242);
+	assert_int_equal(pb_sysctl_long("fs/epoll/max_user_watches"), -1);
+}
+
 /* No cpuinfo in the tree: unknown, never this machine's. */
 static void test_missing_is_unknown(void **state)
 {
@@ -113,6 +122,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cpuinfo_fields, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_model_everywhere, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_is_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sysctl, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
