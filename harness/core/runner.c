@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sys/others.h"
+#include "core/roles.h"
 #include "core/runner.h"
 
 volatile int pb_interrupted;
@@ -181,11 +182,6 @@ static long futex(int *uaddr, int op, int val)
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
 
-static void on_sigusr1(int sig)
-{
-	(void)sig;	/* interrupts blocking calls; roles then see the stop flag */
-}
-
 /* ---------------------------------------------------------------- roles */
 
 struct role_arg {
@@ -195,26 +191,18 @@ struct role_arg {
 	pid_t		pid;
 };
 
-/* The role's reason, in shared memory for the job process to say. */
-static void __attribute__((format(printf, 3, 4)))
-role_fail(struct job_ctx *x, int i, const char *fmt, ...)
+static void gate_wait(void *arg)
 {
-	struct shm_task *st = TASK(x, i);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(st->err, sizeof(st->err), fmt, ap);
-	va_end(ap);
-	st->failed = 1;
-}
-
-static void gate_wait(struct job_ctx *x)
-{
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = HDR(arg);
 
 	while (!__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
 		futex(&h->gate, FUTEX_WAIT, 0);
+}
+
+static void role_ready(void *arg)
+{
+	__atomic_fetch_add(&HDR(arg)->nready, 1, __ATOMIC_RELEASE);
 }
 
 static void role_run(struct job_ctx *x, int i)
@@ -229,7 +217,11 @@ static void role_run(struct job_ctx *x, int i)
 		.slot = SLOT(x, i), .stopflag = &h->stop,
 		.nr_windows = x->nr_wins, .err = st->err,
 	};
-	int rc;
+	struct pb_role r = {
+		.topo = x->topo, .bench = x->bench, .c = &c, .seen = st->t.seen,
+		.failed = &st->failed, .done = &st->done,
+		.ready = role_ready, .gate = gate_wait, .arg = x,
+	};
 
 	st->tid = (pid_t)syscall(SYS_gettid);
 	if (x->bench->latency) {
@@ -237,27 +229,7 @@ static void role_run(struct job_ctx *x, int i)
 			hist[w] = HIST(x, i, w);
 		c.hist = hist;
 	}
-	rc = pb_topo_bind_thread(x->topo, st->t.planned);
-	st->t.seen[0] = sched_getcpu();
-	if (rc)
-		role_fail(x, i, "cannot pin to CPU %d: %s (%s)", st->t.planned,
-			  strerror(-rc), strerrorname_np(-rc) ? strerrorname_np(-rc) : "?");
-	else if (st->t.seen[0] != st->t.planned)
-		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
-			  st->t.planned, st->t.seen[0]);
-	else if (x->bench->init && x->bench->init(&c))
-		st->failed = 1;
-	__atomic_fetch_add(&h->nready, 1, __ATOMIC_RELEASE);
-	if (st->failed)
-		goto out;
-	gate_wait(x);
-	if (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED) && x->bench->loop(&c))
-		st->failed = 1;
-	st->t.seen[1] = sched_getcpu();
-	if (x->bench->fini)
-		x->bench->fini(&c);
-out:
-	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+	pb_role_run(&r);
 }
 
 static void *role_thread(void *arg)
@@ -592,38 +564,47 @@ static void close_groups(struct job_ctx *x, struct pb_group **g)
 	}
 }
 
+struct stopping {
+	struct job_ctx	*x;
+	struct role_arg	*ra;
+};
+
+/* Role i not done yet: interrupt it.  A role process that died is reaped. */
+static bool role_running(void *arg, int i)
+{
+	struct stopping *s = arg;
+	struct shm_task *st = TASK(s->x, i);
+	struct role_arg *ra = s->ra;
+
+	if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
+		return false;
+	if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
+		ra[i].pid = -1;
+		return false;
+	}
+	syscall(SYS_tgkill, s->x->job->threads ? getpid() : st->tid, st->tid, SIGUSR1);
+	return true;
+}
+
+static void roles_give_up(void *arg)
+{
+	struct stopping *s = arg;
+
+	/* then _exit(1): the main process kills the rest of the group */
+	job_fail(s->x, "a role did not stop within 5 s of the end of the run");
+}
+
 /* Ask every role to stop, interrupting blocking calls, then reap them. */
 static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 {
 	struct shm_hdr *h = HDR(x);
-	double deadline = now_s() + 5;
-	bool all;
+	struct stopping s = { .x = x, .ra = ra };
 
-	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);	/* before the gate opens */
 	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
 	futex(&h->gate, FUTEX_WAKE, INT_MAX);
-	do {
-		all = true;
-		for (int i = 0; i < x->nr_tasks; i++) {
-			struct shm_task *st = TASK(x, i);
-
-			if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
-				continue;
-			if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
-				ra[i].pid = -1;
-				continue;
-			}
-			all = false;
-			syscall(SYS_tgkill, x->job->threads ? getpid() : st->tid,
-				st->tid, SIGUSR1);
-		}
-		if (!all)
-			sleep_s(0.002);
-	} while (!all && now_s() < deadline);
-	if (!all) {
-		job_fail(x, "a role did not stop within 5 s of the end of the run");
-		_exit(1);	/* the main process kills the rest of the group */
-	}
+	pb_roles_stop(&(struct pb_roles_stop){ .stopflag = &h->stop, .nr = x->nr_tasks,
+		.running = role_running, .give_up = roles_give_up, .arg = &s });
 	for (int i = 0; i < x->nr_tasks; i++) {
 		if (x->job->threads)
 			pthread_join(ra[i].thread, NULL);
@@ -731,13 +712,12 @@ static void job_process(struct job_ctx *x)
 	struct shm_hdr *h = HDR(x);
 	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
-	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	struct span sp = { 0 };
 	int e, w = 0;
 	double rate = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	sigaction(SIGUSR1, &sa, NULL);
+	pb_roles_catch_stop();
 	signal(SIGINT, SIG_IGN);
 	if (!ra || !g) {
 		job_fail(x, "out of memory");
