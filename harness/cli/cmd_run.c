@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "net/proto.h"
 #include "sys/cpulock.h"
 #include "report/result.h"
 #include "lib/util.h"
@@ -767,6 +768,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 	if (!evl)
 		return 2;
+	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
 		fprintf(stderr, "pinbench: %s\n", path);
 		free(evl);

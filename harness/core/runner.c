@@ -27,6 +27,12 @@
 volatile int pb_interrupted;
 bool pb_show_progress = true;
 int pb_progress_job, pb_progress_jobs;
+static const struct pb_remote_ops *remote;
+
+void pb_runner_set_remote(const struct pb_remote_ops *ops)
+{
+	remote = ops;
+}
 
 /* What the job process and the roles share with the main process. */
 #define PB_MAX_CLOCKS	64	/* CPUs probed per job */
@@ -456,7 +462,7 @@ nap(struct job_ctx *x, double s, const char *during, ...)
 		sleep_s(s);
 		return 0;
 	}
-	if (!pb_peer_watch(&x->peer, s, err, sizeof(err)))
+	if (!remote->watch(&x->peer, s, err, sizeof(err)))
 		return 0;
 	va_start(ap, during);
 	vsnprintf(when, sizeof(when), during, ap);
@@ -628,7 +634,11 @@ static int peer_setup(struct job_ctx *x)
 	const struct pb_job *j = x->job;
 	struct pb_peer_ctx pc;
 
-	if (pb_peer_open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
+	if (!remote) {
+		snprintf(x->setup_err, sizeof(x->setup_err), "peer=: no client for the peer");
+		return -1;
+	}
+	if (remote->open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
 			 x->peer_cpu, x->limit_s, x->setup_err, sizeof(x->setup_err)))
 		return -1;
 	HDR(x)->peer = x->peer.info;
@@ -640,7 +650,7 @@ static int peer_setup(struct job_ctx *x)
 		char e[PB_ERR_MAX];
 		uint64_t ops;
 
-		pb_peer_close(&x->peer, &ops, e, sizeof(e));
+		remote->close(&x->peer, &ops, e, sizeof(e));
 		return -1;
 	}
 	x->setup.shared = pc.shared;
@@ -652,7 +662,7 @@ static void peer_finish(struct job_ctx *x)
 {
 	char err[PB_ERR_MAX];
 
-	if (pb_peer_close(&x->peer, &HDR(x)->peer_ops, err, sizeof(err)))
+	if (remote->close(&x->peer, &HDR(x)->peer_ops, err, sizeof(err)))
 		job_fail(x, "%s", err);
 }
 

@@ -32,7 +32,7 @@
 #include "sys/env.h"
 #include "core/jobfile.h"
 #include "sys/probe.h"
-#include "net/proto.h"
+#include "core/remote.h"
 #include "checks/stats.h"
 #include "sys/topo.h"
 
@@ -102,6 +102,12 @@ extern volatile int pb_interrupted;
 extern bool pb_show_progress;
 /* "job i of n" in that line: set by the caller before each pb_run_job. */
 extern int pb_progress_job, pb_progress_jobs;
+
+/*
+ * The client for jobs with peer= (net/peer.c's pb_peer_ops); without it
+ * such a job fails.
+ */
+void pb_runner_set_remote(const struct pb_remote_ops *ops);
 
 /*
  * Run job j at one placement (a name, or NULL when j->cpus is given),

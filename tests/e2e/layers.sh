@@ -25,7 +25,6 @@ may = {
 known = {
     ("harness/checks/doctor.c", "cli"),
     ("harness/core/jobfile.c", "net"),
-    ("harness/core/runner.h", "net"),
     ("harness/net/server.c", "cli"),
     ("harness/report/compare.c", "cli"),
     ("harness/report/nightly.c", "cli"),
