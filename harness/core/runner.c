@@ -25,8 +25,6 @@
 #include "core/runner.h"
 
 volatile int pb_interrupted;
-bool pb_show_progress = true;
-int pb_progress_job, pb_progress_jobs;
 static const struct pb_remote_ops *remote;
 
 void pb_runner_set_remote(const struct pb_remote_ops *ops)
@@ -99,6 +97,7 @@ struct job_ctx {
 	int			peer_cpu;
 	double			limit_s;	/* the watchdog */
 	struct pb_peer		peer;		/* the control connection (job process) */
+	const struct pb_progress *progress;
 };
 
 #define ALIGN64(x)	(((x) + 63) & ~(size_t)63)
@@ -861,7 +860,7 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 	return 3 * (w > 0 ? w : 30) + 10;
 }
 
-static void progress(const struct pb_job *j, const char *pl, int done, int total)
+static void progress(const struct job_ctx *x, const char *pl, int done, int total)
 {
 	static int tty = -1;
 
@@ -869,12 +868,11 @@ static void progress(const struct pb_job *j, const char *pl, int done, int total
 		tty = isatty(2);
 	if (tty)
 		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d",
-			pb_progress_job, pb_progress_jobs, j->name, pl,
+			x->progress->job, x->progress->jobs, x->job->name, pl,
 			done < total ? done + 1 : total, total);
 }
 
-static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
-		      struct pb_result *r)
+static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
 	double limit = x->limit_s, t0 = now_s(), mark = t0;
@@ -887,8 +885,8 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 
 		if (p == pid)
 			break;
-		if (!quiet && done != last)
-			progress(j, pl, done, x->nr_wins);
+		if (x->progress->show && done != last)
+			progress(x, pl, done, x->nr_wins);
 		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
 			mark = now_s();
 			limit = watchdog_limit(x, b, done);
@@ -909,7 +907,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 		sleep_s(0.05);
 	}
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
-	if (!quiet && isatty(2))
+	if (x->progress->show && isatty(2))
 		fprintf(stderr, "\r\033[K");
 	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
@@ -1386,13 +1384,14 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		const struct pb_nominal *nom, struct pb_result *r)
+		const struct pb_nominal *nom, const struct pb_progress *pg,
+		struct pb_result *r)
 {
 	const struct pb_bench *b = j->bench;
-	struct job_ctx x = { .topo = t, .job = j, .bench = b };
+	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
 	int *cpus = NULL;
 	double t0 = now_s();
-	bool quiet = !pb_show_progress, moved = false;
+	bool moved = false;
 	cpu_set_t saved;
 	pid_t pid;
 
@@ -1455,7 +1454,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		job_process(&x);
 	}
 	setpgid(pid, pid);
-	supervise(&x, pid, r->placement, quiet, r);
+	supervise(&x, pid, r->placement, r);
 	if (moved)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	probe_closed(r);

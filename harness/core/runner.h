@@ -98,10 +98,11 @@ struct pb_result {
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
 extern volatile int pb_interrupted;
-/* A progress line on stderr while running (when stderr is a terminal). */
-extern bool pb_show_progress;
-/* "job i of n" in that line: set by the caller before each pb_run_job. */
-extern int pb_progress_job, pb_progress_jobs;
+/* The progress line on stderr while a job runs (when stderr is a terminal). */
+struct pb_progress {
+	bool	show;
+	int	job, jobs;	/* "job N of M" in that line */
+};
 
 /*
  * The client for jobs with peer= (net/peer.c's pb_peer_ops); without it
@@ -120,7 +121,8 @@ void pb_runner_set_remote(const struct pb_remote_ops *ops);
  */
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		const struct pb_nominal *nom, struct pb_result *r);
+		const struct pb_nominal *nom, const struct pb_progress *pg,
+		struct pb_result *r);
 void pb_result_free(struct pb_result *r);
 
 /*
