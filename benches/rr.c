@@ -20,6 +20,8 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
+#include "lib/netkeys.h"
+#include "lib/udp.h"
 
 enum { CLIENT, SERVER };
 enum { TCP, UDP };
@@ -49,9 +51,7 @@ static const struct pb_key rr_keys[] = {
 	{ .name = "proto", .type = PB_T_ENUM, .def = "tcp", .choices = "tcp|udp",
 	  .off = offsetof(struct rr_opts, proto),
 	  .help = "tcp (netperf TCP_RR) or udp (UDP_RR)" },
-	{ .name = "family", .type = PB_T_ENUM, .def = "4", .choices = "4|6",
-	  .off = offsetof(struct rr_opts, family),
-	  .help = "IPv4 (127.0.0.1) or IPv6 (::1) loopback" },
+	PB_NETKEY_FAMILY(struct rr_opts),
 	{ .name = "request", .type = PB_T_INT, .def = "1", .min = 1, .max = RR_MAX_BYTES,
 	  .off = offsetof(struct rr_opts, request),
 	  .help = "request bytes (UDP: up to 65507 over IPv4, 65527 over IPv6)" },
@@ -64,22 +64,14 @@ static const struct pb_key rr_keys[] = {
 	{ .name = "nodelay", .type = PB_T_BOOL, .def = "1",
 	  .off = offsetof(struct rr_opts, nodelay),
 	  .help = "TCP_NODELAY on both ends (tcp only)" },
-	{ .name = "busy_poll", .type = PB_T_INT, .def = "0", .min = 0, .max = 1000000,
-	  .off = offsetof(struct rr_opts, busy_poll),
-	  .help = "SO_BUSY_POLL usec on every socket; the job fails if the kernel refuses" },
-	{ .name = "timeout_ms", .type = PB_T_INT, .def = "100", .min = 1, .max = 60000,
-	  .off = offsetof(struct rr_opts, timeout_ms),
-	  .help = "udp: a response later than this counts as lost" },
-	{ .name = "drop_every", .type = PB_T_INT, .def = "0", .min = 0, .max = 1000000,
-	  .off = offsetof(struct rr_opts, drop_every), .flags = PB_KEY_HIDDEN,
-	  .help = "test only (udp): the server drops every K-th request (0: none)" },
+	PB_NETKEY_BUSY_POLL(struct rr_opts,
+		"SO_BUSY_POLL usec on every socket; the job fails if the kernel refuses"),
+	PB_NETKEY_TIMEOUT_MS(struct rr_opts,
+		"udp: a response later than this counts as lost"),
+	PB_NETKEY_DROP_EVERY(struct rr_opts,
+		"test only (udp): the server drops every K-th request (0: none)"),
 	{ .name = NULL },
 };
-
-static int family_of(const struct rr_opts *o)
-{
-	return o->family ? 6 : 4;
-}
 
 /* Descriptors a job needs: two per stream, the listener, and some slack. */
 static rlim_t fds_needed(int nr_instances)
@@ -105,7 +97,7 @@ static int fds_check(int nr_instances, char *err)
 static int rr_check(const void *opts, int nr_instances, char *err)
 {
 	const struct rr_opts *o = opts;
-	int fam = family_of(o);
+	int fam = pb_family_of(o->family);
 	long max = pb_net_udp_max(fam);
 
 	if (fds_check(nr_instances, err))
@@ -140,7 +132,8 @@ static int listener(const struct rr_opts *o, struct rr_shared *sh, char *err)
 	struct sockaddr_storage ss;
 	socklen_t alen;
 
-	sh->lfd = pb_net_bound(family_of(o), SOCK_STREAM, &ss, &alen, err, PB_ERR_MAX);
+	sh->lfd = pb_net_bound(pb_family_of(o->family), SOCK_STREAM, &ss, &alen, err,
+			       PB_ERR_MAX);
 	if (sh->lfd < 0)
 		return -1;
 	if (listen(sh->lfd, 16) < 0) {
@@ -167,7 +160,7 @@ static int stream_opts(const struct rr_opts *o, int fd, int role, char *err)
 static int make_stream(const struct rr_opts *o, struct rr_shared *sh, int i,
 		       char *err)
 {
-	int fam = family_of(o);
+	int fam = pb_family_of(o->family);
 	int r = o->proto == TCP ? pb_net_tcp_pair(sh->lfd, fam, sh->fd[i], err, PB_ERR_MAX)
 				: pb_net_udp_pair(fam, sh->fd[i], err, PB_ERR_MAX);
 
@@ -259,7 +252,7 @@ static struct rr_shared *peer_begin(struct pb_peer_ctx *p)
 	const struct rr_opts *o = p->opts;
 	struct rr_shared *sh;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+	if (pb_net_family_check(pb_family_of(o->family), p->addr, p->err, PB_ERR_MAX))
 		return NULL;
 	sh = shared_new(p->nr_instances);
 	if (!sh)

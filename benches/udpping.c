@@ -18,6 +18,8 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
+#include "lib/netkeys.h"
+#include "lib/udp.h"
 
 enum { CLIENT, SERVER };
 
@@ -39,40 +41,30 @@ struct udpping_shared {
 };
 
 static const struct pb_key udpping_keys[] = {
-	{ .name = "family", .type = PB_T_ENUM, .def = "4", .choices = "4|6",
-	  .off = offsetof(struct udpping_opts, family),
-	  .help = "IPv4 (127.0.0.1) or IPv6 (::1) loopback" },
+	PB_NETKEY_FAMILY(struct udpping_opts),
 	{ .name = "size", .type = PB_T_INT, .def = "1", .min = 1, .max = PB_UDP_MAX6,
 	  .off = offsetof(struct udpping_opts, size),
 	  .help = "payload bytes per datagram (IPv4 up to 65507, IPv6 up to 65527)" },
 	{ .name = "poll", .type = PB_T_BOOL, .def = "0",
 	  .off = offsetof(struct udpping_opts, poll),
 	  .help = "poll() for POLLIN before each receive, on both ends" },
-	{ .name = "busy_poll", .type = PB_T_INT, .def = "0", .min = 0, .max = 1000000,
-	  .off = offsetof(struct udpping_opts, busy_poll),
-	  .help = "SO_BUSY_POLL usec on both sockets; the job fails if the kernel refuses "
-		  "(loopback has no NAPI context to spin on)" },
+	PB_NETKEY_BUSY_POLL(struct udpping_opts,
+		"SO_BUSY_POLL usec on both sockets; the job fails if the kernel refuses "
+		"(loopback has no NAPI context to spin on)"),
 	{ .name = "connected", .type = PB_T_BOOL, .def = "0",
 	  .off = offsetof(struct udpping_opts, connected),
 	  .help = "connect() both sockets and use send/recv instead of sendto/recvfrom" },
-	{ .name = "timeout_ms", .type = PB_T_INT, .def = "100", .min = 1, .max = 60000,
-	  .off = offsetof(struct udpping_opts, timeout_ms),
-	  .help = "receive timeout: a reply later than this counts as lost" },
-	{ .name = "drop_every", .type = PB_T_INT, .def = "0", .min = 0, .max = 1000000,
-	  .off = offsetof(struct udpping_opts, drop_every), .flags = PB_KEY_HIDDEN,
-	  .help = "test only: the server drops every K-th datagram (0: none)" },
+	PB_NETKEY_TIMEOUT_MS(struct udpping_opts,
+		"receive timeout: a reply later than this counts as lost"),
+	PB_NETKEY_DROP_EVERY(struct udpping_opts,
+		"test only: the server drops every K-th datagram (0: none)"),
 	{ .name = NULL },
 };
-
-static int family_of(const struct udpping_opts *o)
-{
-	return o->family ? 6 : 4;
-}
 
 static int udpping_check(const void *opts, int nr_instances, char *err)
 {
 	const struct udpping_opts *o = opts;
-	int fam = family_of(o);
+	int fam = pb_family_of(o->family);
 
 	(void)nr_instances;
 	if (o->size > pb_net_udp_max(fam)) {
@@ -114,7 +106,7 @@ static int socket_opts(const struct udpping_opts *o, int fd, int role, char *err
 static int make_sockets(const struct udpping_opts *o, struct udpping_shared *sh,
 			char *err)
 {
-	int fam = family_of(o);
+	int fam = pb_family_of(o->family);
 
 	for (int i = 0; i < 2; i++) {
 		sh->fd[i] = pb_net_bound(fam, SOCK_DGRAM, &sh->addr[i], &sh->alen[i],
@@ -167,7 +159,7 @@ static struct udpping_shared *peer_begin(struct pb_peer_ctx *p)
 	const struct udpping_opts *o = p->opts;
 	struct udpping_shared *sh;
 
-	if (pb_net_family_check(family_of(o), p->addr, p->err, PB_ERR_MAX))
+	if (pb_net_family_check(pb_family_of(o->family), p->addr, p->err, PB_ERR_MAX))
 		return NULL;
 	sh = shared_new();
 	if (!sh)

@@ -23,6 +23,7 @@
 
 #include "cli/cmds.h"
 #include "cli/opts.h"
+#include "net/proto.h"
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
@@ -736,7 +737,8 @@ static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, i
 /* Run one job at one placement into r, its CPUs locked meanwhile. */
 static void run_one(const struct run_opts *o, const struct pb_topo *t,
 		    const struct pb_job *j, const char *p, const struct pb_evlist *evl,
-		    const struct pb_nominal *nom, struct pb_result *r)
+		    const struct pb_nominal *nom, const struct pb_progress *pg,
+		    struct pb_result *r)
 {
 	struct pb_cpu_holder held[8];
 	struct pb_cpulock l;
@@ -750,7 +752,7 @@ static void run_one(const struct run_opts *o, const struct pb_topo *t,
 		snprintf(r->reason, sizeof(r->reason), "interrupted while waiting for its CPUs");
 		return;
 	}
-	pb_run_job(t, j, p, evl, nom, r);
+	pb_run_job(t, j, p, evl, nom, pg, r);
 	pb_cpulock_release(&l);
 	mark_shared(r, held, nheld);
 }
@@ -783,6 +785,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 	if (!evl)
 		return 2;
+	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
 		fprintf(stderr, "pinbench: %s\n", path);
 		free(evl);
@@ -811,11 +814,11 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 		for (int p = 0; p < np && !pb_interrupted; p++) {
 			struct pb_result *r = &run.results[run.nr++];
+			struct pb_progress pg = { .show = !o->quiet, .job = run.nr,
+						  .jobs = run.planned };
 
-			pb_progress_job = run.nr;
-			pb_progress_jobs = run.planned;
 			run_one(o, t, j, j->nr_placements ? j->placements[p] : NULL,
-				&evl[i], &run.nominal, r);
+				&evl[i], &run.nominal, &pg, r);
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
 			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
@@ -954,7 +957,6 @@ int cmd_run(int argc, char **argv)
 	rc = load_topo(&o, &t, "run");
 	if (rc >= 0)
 		goto out;
-	pb_show_progress = !o.quiet;
 	rc = run_files(&o, t, argc - optind, argv + optind);
 	pb_topo_free(t);
 out:
@@ -992,7 +994,6 @@ int cmd_bench(int argc, char **argv)
 		fprintf(stderr, "pinbench bench: %s\n", err);
 		goto out_topo;
 	}
-	pb_show_progress = !o.quiet;
 	rc = check_run(&o, t, &js, 1);
 	if (!rc && o.dry_run) {
 		print_plan(t, &js, stdout);

@@ -21,11 +21,16 @@
 #include <unistd.h>
 
 #include "sys/others.h"
+#include "core/roles.h"
 #include "core/runner.h"
 
 volatile int pb_interrupted;
-bool pb_show_progress = true;
-int pb_progress_job, pb_progress_jobs;
+static const struct pb_remote_ops *remote;
+
+void pb_runner_set_remote(const struct pb_remote_ops *ops)
+{
+	remote = ops;
+}
 
 /* What the job process and the roles share with the main process. */
 #define PB_MAX_CLOCKS	64	/* CPUs probed per job */
@@ -92,6 +97,7 @@ struct job_ctx {
 	int			peer_cpu;
 	double			limit_s;	/* the watchdog */
 	struct pb_peer		peer;		/* the control connection (job process) */
+	const struct pb_progress *progress;
 };
 
 #define ALIGN64(x)	(((x) + 63) & ~(size_t)63)
@@ -119,38 +125,39 @@ static void layout_compute(struct job_ctx *x, bool latency)
 	l->size = off;
 }
 
-static struct shm_hdr *HDR(const struct job_ctx *x)
+/* The parts of the shared memory, by the layout. */
+static struct shm_hdr *hdr_of(const struct job_ctx *x)
 {
 	return (struct shm_hdr *)x->shm;
 }
 
-static struct shm_task *TASK(const struct job_ctx *x, int i)
+static struct shm_task *task_of(const struct job_ctx *x, int i)
 {
 	return (struct shm_task *)(x->shm + x->lay.tasks) + i;
 }
 
-static struct pb_slot *SLOT(const struct job_ctx *x, int i)
+static struct pb_slot *slot_of(const struct job_ctx *x, int i)
 {
 	return (struct pb_slot *)(x->shm + x->lay.slots) + i;
 }
 
-static struct shm_win *WIN(const struct job_ctx *x, int w)
+static struct shm_win *win_of(const struct job_ctx *x, int w)
 {
 	return (struct shm_win *)(x->shm + x->lay.wins) + w;
 }
 
-static uint64_t *TASK_OPS(const struct job_ctx *x, int w)
+static uint64_t *task_ops_of(const struct job_ctx *x, int w)
 {
 	return (uint64_t *)(x->shm + x->lay.task_ops) + (size_t)w * x->nr_tasks;
 }
 
-static struct pb_count *COUNTS(const struct job_ctx *x, int w, int g)
+static struct pb_count *counts_of(const struct job_ctx *x, int w, int g)
 {
 	return (struct pb_count *)(x->shm + x->lay.counts) +
 	       ((size_t)w * x->nr_groups + g) * PB_MAX_EVENTS;
 }
 
-static struct pb_hist *HIST(const struct job_ctx *x, int task, int w)
+static struct pb_hist *hist_of(const struct job_ctx *x, int task, int w)
 {
 	return (struct pb_hist *)(x->shm + x->lay.hist) +
 	       (size_t)task * x->nr_wins + w;
@@ -181,11 +188,6 @@ static long futex(int *uaddr, int op, int val)
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
 }
 
-static void on_sigusr1(int sig)
-{
-	(void)sig;	/* interrupts blocking calls; roles then see the stop flag */
-}
-
 /* ---------------------------------------------------------------- roles */
 
 struct role_arg {
@@ -195,69 +197,45 @@ struct role_arg {
 	pid_t		pid;
 };
 
-/* The role's reason, in shared memory for the job process to say. */
-static void __attribute__((format(printf, 3, 4)))
-role_fail(struct job_ctx *x, int i, const char *fmt, ...)
+static void gate_wait(void *arg)
 {
-	struct shm_task *st = TASK(x, i);
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(st->err, sizeof(st->err), fmt, ap);
-	va_end(ap);
-	st->failed = 1;
-}
-
-static void gate_wait(struct job_ctx *x)
-{
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = hdr_of(arg);
 
 	while (!__atomic_load_n(&h->gate, __ATOMIC_ACQUIRE) &&
 	       !__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
 		futex(&h->gate, FUTEX_WAIT, 0);
 }
 
+static void role_ready(void *arg)
+{
+	__atomic_fetch_add(&hdr_of(arg)->nready, 1, __ATOMIC_RELEASE);
+}
+
 static void role_run(struct job_ctx *x, int i)
 {
-	struct shm_task *st = TASK(x, i);
-	struct shm_hdr *h = HDR(x);
+	struct shm_task *st = task_of(x, i);
+	struct shm_hdr *h = hdr_of(x);
 	struct pb_hist *hist[x->nr_wins > 0 ? x->nr_wins : 1];
 	struct pb_role_ctx c = {
 		.role = st->t.role, .instance = st->t.instance,
 		.nr_instances = x->job->nr_instances, .cpu = st->t.planned,
 		.opts = x->job->opts, .shared = x->setup.shared,
-		.slot = SLOT(x, i), .stopflag = &h->stop,
+		.slot = slot_of(x, i), .stopflag = &h->stop,
 		.nr_windows = x->nr_wins, .err = st->err,
 	};
-	int rc;
+	struct pb_role r = {
+		.topo = x->topo, .bench = x->bench, .c = &c, .seen = st->t.seen,
+		.failed = &st->failed, .done = &st->done,
+		.ready = role_ready, .gate = gate_wait, .arg = x,
+	};
 
 	st->tid = (pid_t)syscall(SYS_gettid);
 	if (x->bench->latency) {
 		for (int w = 0; w < x->nr_wins; w++)
-			hist[w] = HIST(x, i, w);
+			hist[w] = hist_of(x, i, w);
 		c.hist = hist;
 	}
-	rc = pb_topo_bind_thread(x->topo, st->t.planned);
-	st->t.seen[0] = sched_getcpu();
-	if (rc)
-		role_fail(x, i, "cannot pin to CPU %d: %s (%s)", st->t.planned,
-			  strerror(-rc), strerrorname_np(-rc) ? strerrorname_np(-rc) : "?");
-	else if (st->t.seen[0] != st->t.planned)
-		role_fail(x, i, "pinned to CPU %d but running on CPU %d",
-			  st->t.planned, st->t.seen[0]);
-	else if (x->bench->init && x->bench->init(&c))
-		st->failed = 1;
-	__atomic_fetch_add(&h->nready, 1, __ATOMIC_RELEASE);
-	if (st->failed)
-		goto out;
-	gate_wait(x);
-	if (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED) && x->bench->loop(&c))
-		st->failed = 1;
-	st->t.seen[1] = sched_getcpu();
-	if (x->bench->fini)
-		x->bench->fini(&c);
-out:
-	__atomic_store_n(&st->done, 1, __ATOMIC_RELEASE);
+	pb_role_run(&r);
 }
 
 static void *role_thread(void *arg)
@@ -298,7 +276,7 @@ static int spawn_roles(struct job_ctx *x, struct role_arg *ra)
 static void __attribute__((format(printf, 2, 3)))
 job_fail(struct job_ctx *x, const char *fmt, ...)
 {
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = hdr_of(x);
 	va_list ap;
 
 	if (h->failed)
@@ -311,7 +289,7 @@ job_fail(struct job_ctx *x, const char *fmt, ...)
 
 static void task_name(const struct job_ctx *x, int i, char *buf, size_t len)
 {
-	const struct pb_task *t = &TASK(x, i)->t;
+	const struct pb_task *t = &task_of(x, i)->t;
 
 	snprintf(buf, len, "%s/%d", x->bench->roles[t->role], t->instance);
 }
@@ -322,7 +300,7 @@ static bool roles_failed(struct job_ctx *x, struct role_arg *ra)
 	char who[64], why[PB_ERR_MAX];
 
 	for (int i = 0; i < x->nr_tasks; i++) {
-		struct shm_task *st = TASK(x, i);
+		struct shm_task *st = task_of(x, i);
 		int status;
 
 		task_name(x, i, who, sizeof(who));
@@ -378,7 +356,7 @@ static bool pin_lost(struct job_ctx *x)
 	long online;
 
 	for (int i = 0; i < x->nr_tasks; i++) {
-		struct shm_task *st = TASK(x, i);
+		struct shm_task *st = task_of(x, i);
 		int cpu = st->t.planned;
 
 		if (st->tid <= 0 || __atomic_load_n(&st->done, __ATOMIC_ACQUIRE) ||
@@ -404,7 +382,7 @@ static bool wait_ready(struct job_ctx *x, struct role_arg *ra)
 {
 	double deadline = now_s() + 30;
 
-	while (__atomic_load_n(&HDR(x)->nready, __ATOMIC_ACQUIRE) < x->nr_tasks) {
+	while (__atomic_load_n(&hdr_of(x)->nready, __ATOMIC_ACQUIRE) < x->nr_tasks) {
 		if (roles_failed(x, ra))
 			return false;
 		if (now_s() > deadline) {
@@ -421,17 +399,17 @@ static uint64_t primary_ops(const struct job_ctx *x)
 	uint64_t sum = 0;
 
 	for (int i = 0; i < x->nr_tasks; i++) {
-		int role = TASK(x, i)->t.role;
+		int role = task_of(x, i)->t.role;
 
 		if (x->bench->primary_role < 0 || role == x->bench->primary_role)
-			sum += __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+			sum += __atomic_load_n(&slot_of(x, i)->ops, __ATOMIC_RELAXED);
 	}
 	return sum;
 }
 
 static bool is_primary(const struct job_ctx *x, int i)
 {
-	return x->bench->primary_role < 0 || TASK(x, i)->t.role == x->bench->primary_role;
+	return x->bench->primary_role < 0 || task_of(x, i)->t.role == x->bench->primary_role;
 }
 
 /* Per task ops; aux summed over the tasks, busy time over the primary role's. */
@@ -441,23 +419,23 @@ static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux,
 	memset(aux, 0, PB_MAX_AUX * sizeof(*aux));
 	*busy = 0;
 	for (int i = 0; i < x->nr_tasks; i++) {
-		ops[i] = __atomic_load_n(&SLOT(x, i)->ops, __ATOMIC_RELAXED);
+		ops[i] = __atomic_load_n(&slot_of(x, i)->ops, __ATOMIC_RELAXED);
 		for (int k = 0; k < PB_MAX_AUX; k++)
-			aux[k] += __atomic_load_n(&SLOT(x, i)->aux[k], __ATOMIC_RELAXED);
+			aux[k] += __atomic_load_n(&slot_of(x, i)->aux[k], __ATOMIC_RELAXED);
 		if (is_primary(x, i))
-			*busy += __atomic_load_n(&SLOT(x, i)->busy_ns, __ATOMIC_RELAXED);
+			*busy += __atomic_load_n(&slot_of(x, i)->busy_ns, __ATOMIC_RELAXED);
 	}
 }
 
 static void set_window(struct job_ctx *x, int w)
 {
 	for (int i = 0; i < x->nr_tasks; i++)
-		__atomic_store_n(&SLOT(x, i)->window, w, __ATOMIC_RELAXED);
+		__atomic_store_n(&slot_of(x, i)->window, w, __ATOMIC_RELAXED);
 }
 
 static void read_groups(struct job_ctx *x, struct pb_group **g, struct pb_count *out)
 {
-	struct pb_evlist *l = &HDR(x)->evl;
+	struct pb_evlist *l = &hdr_of(x)->evl;
 
 	for (int k = 0; k < x->nr_groups; k++) {
 		struct pb_count *c = out + (size_t)k * PB_MAX_EVENTS;
@@ -484,7 +462,7 @@ nap(struct job_ctx *x, double s, const char *during, ...)
 		sleep_s(s);
 		return 0;
 	}
-	if (!pb_peer_watch(&x->peer, s, err, sizeof(err)))
+	if (!remote->watch(&x->peer, s, err, sizeof(err)))
 		return 0;
 	va_start(ap, during);
 	vsnprintf(when, sizeof(when), during, ap);
@@ -510,13 +488,13 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
 		return nap(x, j->duration, "repeat %d%s", r + 1, in);
 	if (rate > 0 && nap(x, 0.9 * j->loops / rate, "repeat %d%s", r + 1, in))
 		return -1;
-	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !HDR(x)->failed) {
+	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !hdr_of(x)->failed) {
 		if (now_s() - t0 > 1 && roles_failed(x, ra))
 			return -1;
 		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
 			return -1;
 	}
-	return HDR(x)->failed ? -1 : 0;
+	return hdr_of(x)->failed ? -1 : 0;
 }
 
 static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
@@ -526,13 +504,13 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 					sizeof(*start));
 	uint64_t *ops0 = calloc(x->nr_tasks, sizeof(*ops0));
 	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX], busy0, busy1;
-	int nev = HDR(x)->evl.nr, rc = -1;
+	int nev = hdr_of(x)->evl.nr, rc = -1;
 
 	if (!start || !ops0)
 		goto out;
 	for (int r = 0; r < x->job->repeats; r++) {
 		int w = w0 + r;
-		struct shm_win *win = WIN(x, w);
+		struct shm_win *win = win_of(x, w);
 		double t0, t1;
 
 		read_groups(x, g, start);
@@ -544,9 +522,9 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		if (window_wait(x, ra, p0, rate, pass, r))
 			goto out;	/* the window in flight is not kept */
 		t1 = now_s();
-		sample_ops(x, TASK_OPS(x, w), aux1, &busy1);
+		sample_ops(x, task_ops_of(x, w), aux1, &busy1);
 		win->ops = primary_ops(x) - p0;
-		read_groups(x, g, COUNTS(x, w, 0));
+		read_groups(x, g, counts_of(x, w, 0));
 		set_window(x, -1);
 		win->elapsed = t1 - t0;
 		win->pass = pass;
@@ -554,13 +532,13 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		for (int k = 0; k < PB_MAX_AUX; k++)
 			win->aux[k] = aux1[k] - aux0[k];
 		for (int i = 0; i < x->nr_tasks; i++)
-			TASK_OPS(x, w)[i] -= ops0[i];
+			task_ops_of(x, w)[i] -= ops0[i];
 		for (int k = 0; k < x->nr_groups; k++)
 			pb_count_delta(start + (size_t)k * PB_MAX_EVENTS,
-				       COUNTS(x, w, k), COUNTS(x, w, k), nev);
+				       counts_of(x, w, k), counts_of(x, w, k), nev);
 		if (roles_failed(x, ra) || pin_lost(x))
 			goto out;
-		__atomic_store_n(&HDR(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&hdr_of(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
 	}
 	rc = 0;
 out:
@@ -576,9 +554,9 @@ static void open_groups(struct job_ctx *x, struct role_arg *ra, int pass,
 	bool cpu = x->job->counters_cpu;
 
 	for (int k = 0; k < x->nr_groups; k++) {
-		pid_t pid = cpu ? -1 : (ra[k].pid > 0 ? ra[k].pid : TASK(x, k)->tid);
+		pid_t pid = cpu ? -1 : (ra[k].pid > 0 ? ra[k].pid : task_of(x, k)->tid);
 
-		g[k] = pb_group_open(&HDR(x)->evl, pass, pid,
+		g[k] = pb_group_open(&hdr_of(x)->evl, pass, pid,
 				     cpu ? x->group_cpu[k] : -1, !cpu, err, sizeof(err));
 	}
 }
@@ -592,38 +570,47 @@ static void close_groups(struct job_ctx *x, struct pb_group **g)
 	}
 }
 
+struct stopping {
+	struct job_ctx	*x;
+	struct role_arg	*ra;
+};
+
+/* Role i not done yet: interrupt it.  A role process that died is reaped. */
+static bool role_running(void *arg, int i)
+{
+	struct stopping *s = arg;
+	struct shm_task *st = task_of(s->x, i);
+	struct role_arg *ra = s->ra;
+
+	if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
+		return false;
+	if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
+		ra[i].pid = -1;
+		return false;
+	}
+	syscall(SYS_tgkill, s->x->job->threads ? getpid() : st->tid, st->tid, SIGUSR1);
+	return true;
+}
+
+static void roles_give_up(void *arg)
+{
+	struct stopping *s = arg;
+
+	/* then _exit(1): the main process kills the rest of the group */
+	job_fail(s->x, "a role did not stop within 5 s of the end of the run");
+}
+
 /* Ask every role to stop, interrupting blocking calls, then reap them. */
 static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 {
-	struct shm_hdr *h = HDR(x);
-	double deadline = now_s() + 5;
-	bool all;
+	struct shm_hdr *h = hdr_of(x);
+	struct stopping s = { .x = x, .ra = ra };
 
-	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&h->stop, 1, __ATOMIC_RELEASE);	/* before the gate opens */
 	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
 	futex(&h->gate, FUTEX_WAKE, INT_MAX);
-	do {
-		all = true;
-		for (int i = 0; i < x->nr_tasks; i++) {
-			struct shm_task *st = TASK(x, i);
-
-			if (__atomic_load_n(&st->done, __ATOMIC_ACQUIRE) || st->tid <= 0)
-				continue;
-			if (ra[i].pid > 0 && waitpid(ra[i].pid, NULL, WNOHANG) == ra[i].pid) {
-				ra[i].pid = -1;
-				continue;
-			}
-			all = false;
-			syscall(SYS_tgkill, x->job->threads ? getpid() : st->tid,
-				st->tid, SIGUSR1);
-		}
-		if (!all)
-			sleep_s(0.002);
-	} while (!all && now_s() < deadline);
-	if (!all) {
-		job_fail(x, "a role did not stop within 5 s of the end of the run");
-		_exit(1);	/* the main process kills the rest of the group */
-	}
+	pb_roles_stop(&(struct pb_roles_stop){ .stopflag = &h->stop, .nr = x->nr_tasks,
+		.running = role_running, .give_up = roles_give_up, .arg = &s });
 	for (int i = 0; i < x->nr_tasks; i++) {
 		if (x->job->threads)
 			pthread_join(ra[i].thread, NULL);
@@ -647,11 +634,15 @@ static int peer_setup(struct job_ctx *x)
 	const struct pb_job *j = x->job;
 	struct pb_peer_ctx pc;
 
-	if (pb_peer_open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
+	if (!remote) {
+		snprintf(x->setup_err, sizeof(x->setup_err), "peer=: no client for the peer");
+		return -1;
+	}
+	if (remote->open(&x->peer, x->peer_addr, x->bench, j->opts, j->nr_instances,
 			 x->peer_cpu, x->limit_s, x->setup_err, sizeof(x->setup_err)))
 		return -1;
-	HDR(x)->peer = x->peer.info;
-	HDR(x)->has_peer = 1;
+	hdr_of(x)->peer = x->peer.info;
+	hdr_of(x)->has_peer = 1;
 	pc = (struct pb_peer_ctx){ .opts = j->opts, .nr_instances = j->nr_instances,
 		.addr = (struct sockaddr *)&x->peer.addr, .alen = x->peer.alen,
 		.ports = x->peer.ports, .timeout_ms = 10000, .err = x->setup_err };
@@ -659,7 +650,7 @@ static int peer_setup(struct job_ctx *x)
 		char e[PB_ERR_MAX];
 		uint64_t ops;
 
-		pb_peer_close(&x->peer, &ops, e, sizeof(e));
+		remote->close(&x->peer, &ops, e, sizeof(e));
 		return -1;
 	}
 	x->setup.shared = pc.shared;
@@ -671,7 +662,7 @@ static void peer_finish(struct job_ctx *x)
 {
 	char err[PB_ERR_MAX];
 
-	if (pb_peer_close(&x->peer, &HDR(x)->peer_ops, err, sizeof(err)))
+	if (remote->close(&x->peer, &hdr_of(x)->peer_ops, err, sizeof(err)))
 		job_fail(x, "%s", err);
 }
 
@@ -688,7 +679,7 @@ struct span {
 
 static void span_begin(struct job_ctx *x, const struct role_arg *ra, struct span *sp)
 {
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = hdr_of(x);
 
 	sp->nours = 0;
 	sp->ours = calloc(x->nr_tasks + 2, sizeof(*sp->ours));
@@ -708,7 +699,7 @@ static void span_begin(struct job_ctx *x, const struct role_arg *ra, struct span
 
 static void span_end(struct job_ctx *x, struct span *sp)
 {
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = hdr_of(x);
 	struct pb_others after = { 0 };
 
 	h->cs_t1 = now_s();
@@ -728,16 +719,15 @@ static void span_end(struct job_ctx *x, struct span *sp)
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
-	struct shm_hdr *h = HDR(x);
+	struct shm_hdr *h = hdr_of(x);
 	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
-	struct sigaction sa = { .sa_handler = on_sigusr1 };	/* no SA_RESTART */
 	struct span sp = { 0 };
 	int e, w = 0;
 	double rate = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	sigaction(SIGUSR1, &sa, NULL);
+	pb_roles_catch_stop();
 	signal(SIGINT, SIG_IGN);
 	if (!ra || !g) {
 		job_fail(x, "out of memory");
@@ -823,7 +813,7 @@ static void fill_tasks(struct job_ctx *x, const int *cpus)
 	int n = x->job->nr_instances;
 
 	for (int i = 0; i < x->nr_tasks; i++) {
-		struct pb_task *t = &TASK(x, i)->t;
+		struct pb_task *t = &task_of(x, i)->t;
 
 		/* pairs: cpus are (first, second) per pair; tasks in role order */
 		if (x->peer_addr) {	/* clients only, one CPU each */
@@ -859,7 +849,7 @@ static double expected_s(const struct pb_job *j, int passes)
 static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 {
 	const struct pb_job *j = x->job;
-	double per_task = 0.05 * x->nr_tasks, w = HDR(x)->win_expect_s;
+	double per_task = 0.05 * x->nr_tasks, w = hdr_of(x)->win_expect_s;
 
 	if (j->timeout > 0)
 		return x->limit_s;
@@ -870,7 +860,7 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 	return 3 * (w > 0 ? w : 30) + 10;
 }
 
-static void progress(const struct pb_job *j, const char *pl, int done, int total)
+static void progress(const struct job_ctx *x, const char *pl, int done, int total)
 {
 	static int tty = -1;
 
@@ -878,12 +868,11 @@ static void progress(const struct pb_job *j, const char *pl, int done, int total
 		tty = isatty(2);
 	if (tty)
 		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d",
-			pb_progress_job, pb_progress_jobs, j->name, pl,
+			x->progress->job, x->progress->jobs, x->job->name, pl,
 			done < total ? done + 1 : total, total);
 }
 
-static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
-		      struct pb_result *r)
+static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
 	double limit = x->limit_s, t0 = now_s(), mark = t0;
@@ -891,13 +880,13 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 
 	for (;;) {
 		pid_t p = waitpid(pid, &status, WNOHANG);
-		int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
-		int b = __atomic_load_n(&HDR(x)->windows_begun, __ATOMIC_ACQUIRE);
+		int done = __atomic_load_n(&hdr_of(x)->nwin_done, __ATOMIC_ACQUIRE);
+		int b = __atomic_load_n(&hdr_of(x)->windows_begun, __ATOMIC_ACQUIRE);
 
 		if (p == pid)
 			break;
-		if (!quiet && done != last)
-			progress(j, pl, done, x->nr_wins);
+		if (x->progress->show && done != last)
+			progress(x, pl, done, x->nr_wins);
 		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
 			mark = now_s();
 			limit = watchdog_limit(x, b, done);
@@ -918,13 +907,13 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, bool quiet,
 		sleep_s(0.05);
 	}
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
-	if (!quiet && isatty(2))
+	if (x->progress->show && isatty(2))
 		fprintf(stderr, "\r\033[K");
 	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
-	if (HDR(x)->failed) {
+	if (hdr_of(x)->failed) {
 		r->status = PB_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "%s", HDR(x)->reason);
+		snprintf(r->reason, sizeof(r->reason), "%s", hdr_of(x)->reason);
 	} else if (WIFSIGNALED(status)) {
 		r->status = PB_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "job process killed by signal %d (%s)",
@@ -958,7 +947,7 @@ static double lost_wait(const struct job_ctx *x, const struct shm_win *win)
 static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 {
 	struct pb_rep *rep = &r->reps[r->nr_reps++];
-	struct shm_win *win = WIN(x, w);
+	struct shm_win *win = win_of(x, w);
 	size_t nc = (size_t)x->nr_groups * r->evl.nr;
 
 	rep->ops = win->ops;
@@ -974,9 +963,9 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	rep->task_ops = calloc(x->nr_tasks, sizeof(uint64_t));
 	rep->counts = calloc(nc ? nc : 1, sizeof(struct pb_count));
 	if (rep->task_ops)
-		memcpy(rep->task_ops, TASK_OPS(x, w), x->nr_tasks * sizeof(uint64_t));
+		memcpy(rep->task_ops, task_ops_of(x, w), x->nr_tasks * sizeof(uint64_t));
 	for (int k = 0; rep->counts && k < x->nr_groups; k++)
-		memcpy(rep->counts + (size_t)k * r->evl.nr, COUNTS(x, w, k),
+		memcpy(rep->counts + (size_t)k * r->evl.nr, counts_of(x, w, k),
 		       r->evl.nr * sizeof(struct pb_count));
 	if (!x->bench->latency)
 		return;
@@ -986,7 +975,7 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	pb_hist_init(rep->lat);
 	for (int i = 0; i < x->nr_tasks; i++)
 		if (is_primary(x, i))
-			pb_hist_merge(rep->lat, HIST(x, i, w));
+			pb_hist_merge(rep->lat, hist_of(x, i, w));
 }
 
 /*
@@ -1017,10 +1006,10 @@ static void all_stalled(struct pb_result *r)
 
 static void collect(struct job_ctx *x, struct pb_result *r)
 {
-	int done = __atomic_load_n(&HDR(x)->nwin_done, __ATOMIC_ACQUIRE);
+	int done = __atomic_load_n(&hdr_of(x)->nwin_done, __ATOMIC_ACQUIRE);
 	double *v;
 
-	r->evl = HDR(x)->evl;
+	r->evl = hdr_of(x)->evl;
 	r->nr_tasks = x->nr_tasks;
 	r->tasks = calloc(x->nr_tasks, sizeof(*r->tasks));
 	r->reps = calloc(x->nr_wins, sizeof(*r->reps));
@@ -1032,10 +1021,10 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 		return;
 	}
 	for (int i = 0; i < x->nr_tasks; i++)
-		r->tasks[i] = TASK(x, i)->t;
-	r->has_peer = HDR(x)->has_peer;
-	r->peer = HDR(x)->peer;
-	r->peer_ops = HDR(x)->peer_ops;
+		r->tasks[i] = task_of(x, i)->t;
+	r->has_peer = hdr_of(x)->has_peer;
+	r->peer = hdr_of(x)->peer;
+	r->peer_ops = hdr_of(x)->peer_ops;
 	for (int k = 0; k < x->nr_groups; k++) {
 		if (x->job->counters_cpu)
 			snprintf(r->group_names[k], 32, "cpu%d", x->group_cpu[k]);
@@ -1220,7 +1209,7 @@ static void lost_check(const struct pb_bench *b, struct pb_result *r)
 static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		       struct pb_result *r)
 {
-	const struct shm_hdr *h = HDR(x);
+	const struct shm_hdr *h = hdr_of(x);
 	struct pb_anomalies *a = &r->anomalies;
 
 	for (int i = 0; i < r->nr_clocks; i++) {
@@ -1395,13 +1384,14 @@ static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
 
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		const struct pb_nominal *nom, struct pb_result *r)
+		const struct pb_nominal *nom, const struct pb_progress *pg,
+		struct pb_result *r)
 {
 	const struct pb_bench *b = j->bench;
-	struct job_ctx x = { .topo = t, .job = j, .bench = b };
+	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
 	int *cpus = NULL;
 	double t0 = now_s();
-	bool quiet = !pb_show_progress, moved = false;
+	bool moved = false;
 	cpu_set_t saved;
 	pid_t pid;
 
@@ -1439,18 +1429,18 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	x.shm = pb_shm_alloc(x.lay.size);
 	if (!x.shm)
 		goto oom;
-	HDR(&x)->evl = *evl;
-	if (HDR(&x)->evl.nr_passes < 1)
-		HDR(&x)->evl.nr_passes = 1;
+	hdr_of(&x)->evl = *evl;
+	if (hdr_of(&x)->evl.nr_passes < 1)
+		hdr_of(&x)->evl.nr_passes = 1;
 	fill_tasks(&x, cpus);
 	distinct_cpus(&x, cpus);
 	probe_before(&x, r);
 	for (int i = 0; i < x.nr_tasks; i++)
-		SLOT(&x, i)->window = -1;
+		slot_of(&x, i)->window = -1;
 	if (b->latency)
 		for (int i = 0; i < x.nr_tasks; i++)
 			for (int w = 0; w < x.nr_wins; w++)
-				pb_hist_init(HIST(&x, i, w));
+				pb_hist_init(hist_of(&x, i, w));
 	fflush(NULL);
 	moved = stay_off(&x, &saved);
 	pid = fork();
@@ -1464,7 +1454,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		job_process(&x);
 	}
 	setpgid(pid, pid);
-	supervise(&x, pid, r->placement, quiet, r);
+	supervise(&x, pid, r->placement, r);
 	if (moved)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	probe_closed(r);

@@ -35,7 +35,7 @@
 #include "checks/clockcheck.h"
 #include "core/jobfile.h"
 #include "sys/probe.h"
-#include "net/proto.h"
+#include "core/remote.h"
 #include "checks/stats.h"
 #include "sys/topo.h"
 
@@ -101,10 +101,17 @@ struct pb_result {
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
 extern volatile int pb_interrupted;
-/* A progress line on stderr while running (when stderr is a terminal). */
-extern bool pb_show_progress;
-/* "job i of n" in that line: set by the caller before each pb_run_job. */
-extern int pb_progress_job, pb_progress_jobs;
+/* The progress line on stderr while a job runs (when stderr is a terminal). */
+struct pb_progress {
+	bool	show;
+	int	job, jobs;	/* "job N of M" in that line */
+};
+
+/*
+ * The client for jobs with peer= (net/peer.c's pb_peer_ops); without it
+ * such a job fails.
+ */
+void pb_runner_set_remote(const struct pb_remote_ops *ops);
 
 /*
  * Run job j at one placement (a name, or NULL when j->cpus is given),
@@ -117,7 +124,8 @@ extern int pb_progress_job, pb_progress_jobs;
  */
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const char *placement, const struct pb_evlist *evl,
-		const struct pb_nominal *nom, struct pb_result *r);
+		const struct pb_nominal *nom, const struct pb_progress *pg,
+		struct pb_result *r);
 void pb_result_free(struct pb_result *r);
 
 /*

@@ -290,3 +290,9 @@ int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)
 	free(m);
 	return rc;
 }
+
+const struct pb_remote_ops pb_peer_ops = {
+	.open	= pb_peer_open,
+	.watch	= pb_peer_watch,
+	.close	= pb_peer_close,
+};

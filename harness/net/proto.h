@@ -30,6 +30,7 @@
 
 #include "core/bench.h"
 #include "core/keys.h"
+#include "core/remote.h"
 #include "lib/addr.h"
 
 #define PB_PROTO_MAGIC		"PBSV"
@@ -114,23 +115,6 @@ void pb_host_facts(char *host, size_t hl, char *kernel, size_t kl, char *model, 
 
 /* ------------------------------------------------ the client side */
 
-struct pb_peer_info {
-	char	address[128];		/* as given: HOST[:PORT] */
-	char	hostname[65];
-	char	kernel[65];
-	char	cpu_model[128];
-	int	cpu;			/* the server role's CPU there */
-};
-
-struct pb_peer {
-	int			fd;		/* control connection, -1 closed */
-	struct sockaddr_storage	addr;		/* the server (port: control) */
-	socklen_t		alen;
-	uint16_t		ports[PB_PEER_MAX_INSTANCES];
-	int			nr_ports;
-	struct pb_peer_info	info;
-};
-
 /*
  * Connect to the server at address (HOST[:PORT]), say HELLO for bench b
  * with opts, nr instances, the server role on cpu, for at most max_s
@@ -149,5 +133,7 @@ int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *
 int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len);
 /* STOP, wait for BYE (server ops in *ops), close.  0, or -1 with the server's error. */
 int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len);
+/* The three above, for pb_runner_set_remote(). */
+extern const struct pb_remote_ops pb_peer_ops;
 
 #endif

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/roles.h"
 #include "net/netutil.h"
 #include "net/proto.h"
 #include "net/server.h"
@@ -51,10 +52,9 @@ struct srv {
 
 struct srole {
 	pthread_t		th;
-	const struct pb_bench	*b;
+	struct pb_role		r;
 	struct pb_role_ctx	c;
-	int			cpu;
-	int			started;
+	int			seen[2];
 	int			done;
 	int			failed;
 	char			err[PB_ERR_MAX];
@@ -75,6 +75,7 @@ struct session {
 	uint16_t		ports[PB_PEER_MAX_INSTANCES];
 	struct pb_setup_ctx	setup;
 	struct pb_slot		*slots;
+	struct pb_topo		*topo;		/* to pin the roles */
 	struct srole		*roles;
 	volatile int		stop;
 	char			params[2048];
@@ -243,30 +244,18 @@ void pb_server_defaults(struct pb_server_opts *o)
 
 static void *role_thread(void *arg)
 {
-	struct srole *r = arg;
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) || sched_getcpu() != r->cpu) {
-		snprintf(r->err, sizeof(r->err), "cannot pin to CPU %d", r->cpu);
-		r->failed = 1;
-	}
-	__atomic_store_n(&r->started, 1, __ATOMIC_RELEASE);
-	if (!r->failed) {
-		const struct pb_bench *b = r->b;
-
-		if ((b->init && b->init(&r->c)) || b->loop(&r->c))
-			r->failed = 1;
-		if (b->fini)
-			b->fini(&r->c);
-	}
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	pb_role_run(arg);
 	return NULL;
 }
 
 static int roles_start(struct session *x)
 {
+	char err[PB_ERR_MAX];
+
+	if (pb_topo_load(&x->topo, NULL, err, sizeof(err))) {
+		slog("session %d (%s): %s", x->id, x->from, err);
+		return -1;
+	}
 	x->slots = aligned_alloc(64, x->nr * sizeof(*x->slots));
 	x->roles = calloc(x->nr, sizeof(*x->roles));
 	if (!x->slots || !x->roles)
@@ -276,13 +265,13 @@ static int roles_start(struct session *x)
 		struct srole *r = &x->roles[i];
 
 		x->slots[i].window = -1;
-		r->cpu = x->cpu;
-		r->b = x->b;
 		r->c = (struct pb_role_ctx){ .role = 1, .instance = i, .nr_instances = x->nr,
 			.cpu = x->cpu, .opts = x->opts, .shared = x->setup.shared,
 			.slot = &x->slots[i], .client = (struct sockaddr *)&x->peer,
 			.stopflag = &x->stop, .err = r->err };
-		if (pthread_create(&r->th, NULL, role_thread, r)) {
+		r->r = (struct pb_role){ .topo = x->topo, .bench = x->b, .c = &r->c,
+			.seen = r->seen, .failed = &r->failed, .done = &r->done };
+		if (pthread_create(&r->th, NULL, role_thread, &r->r)) {
 			x->nr = i;
 			return -1;
 		}
@@ -290,28 +279,30 @@ static int roles_start(struct session *x)
 	return 0;
 }
 
+static bool role_running(void *arg, int i)
+{
+	struct session *x = arg;
+
+	if (__atomic_load_n(&x->roles[i].done, __ATOMIC_ACQUIRE))
+		return false;
+	pthread_kill(x->roles[i].th, SIGUSR1);
+	return true;
+}
+
+static void roles_give_up(void *arg)
+{
+	struct session *x = arg;
+
+	slog("session %d: a role did not stop within 5 s; exiting", x->id);
+}
+
 /* Stop and join the roles; the first failure in err.  Ops of all of them. */
 static uint64_t roles_stop(struct session *x, char *err, size_t len)
 {
-	struct timespec ts = { 0, 2000000 };
 	uint64_t ops = 0;
-	bool all = false;
 
-	__atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
-	for (int t = 0; t < 2500 && !all; t++) {
-		all = true;
-		for (int i = 0; i < x->nr; i++)
-			if (!__atomic_load_n(&x->roles[i].done, __ATOMIC_ACQUIRE)) {
-				all = false;
-				pthread_kill(x->roles[i].th, SIGUSR1);
-			}
-		if (!all)
-			nanosleep(&ts, NULL);
-	}
-	if (!all) {
-		slog("session %d: a role did not stop within 5 s; exiting", x->id);
-		_exit(1);
-	}
+	pb_roles_stop(&(struct pb_roles_stop){ .stopflag = &x->stop, .nr = x->nr,
+		.running = role_running, .give_up = roles_give_up, .arg = x });
 	for (int i = 0; i < x->nr; i++) {
 		pthread_join(x->roles[i].th, NULL);
 		ops += x->slots[i].ops;
@@ -567,6 +558,8 @@ static int session_main(const struct srv *s, int fd, int id,
 		x.b->teardown(&x.setup);
 	free(x.roles);
 	free(x.slots);
+	if (x.topo)
+		pb_topo_free(x.topo);
 	free(x.opts);
 	free(m);
 	close(fd);

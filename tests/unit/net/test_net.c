@@ -19,6 +19,7 @@
 #include "core/bench.h"
 #include "core/jobfile.h"
 #include "net/netutil.h"
+#include "lib/udp.h"
 
 /* ------------------------------------------------------------ tags */
 

@@ -19,6 +19,7 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
+#include "lib/udp.h"
 
 #define REQ	8
 #define RESP	64
