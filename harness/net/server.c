@@ -95,11 +95,6 @@ static void on_chld(int sig)
 	got_chld = 1;
 }
 
-static void on_usr1(int sig)
-{
-	(void)sig;	/* interrupts a role's blocking call */
-}
-
 /* ------------------------------------------------------------- log */
 
 /*
@@ -692,8 +687,7 @@ static void serve(struct srv *s, const sigset_t *old)
 
 int pb_server_run(const struct pb_server_opts *o, char *err, size_t len)
 {
-	struct sigaction stop = { .sa_handler = on_stop }, chld = { .sa_handler = on_chld },
-			 usr1 = { .sa_handler = on_usr1 };
+	struct sigaction stop = { .sa_handler = on_stop }, chld = { .sa_handler = on_chld };
 	struct srv s = { .lfd = -1, .port = o->port, .cpus = o->cpus,
 			 .max_sessions = o->max_sessions, .session_timeout = o->session_timeout,
 			 .idle_timeout = o->idle_timeout };
@@ -714,7 +708,7 @@ int pb_server_run(const struct pb_server_opts *o, char *err, size_t len)
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGCHLD, &chld, NULL);
-	sigaction(SIGUSR1, &usr1, NULL);	/* sessions' roles, no SA_RESTART */
+	pb_roles_catch_stop();		/* sessions' roles */
 	signal(SIGPIPE, SIG_IGN);
 	log_init();
 	rc = listen_on(&s, err, len);
