@@ -982,6 +982,7 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 	j->timeout = cm.timeout;
 	j->counters_cpu = cm.counters;
 	j->counting_inline = cm.counting == 1;
+	j->peer_cpu = (int)cm.peer_cpu;		/* 0 when not given */
 	return 0;
 }
 

@@ -53,6 +53,7 @@ struct pb_job {
 	char			events[512];		/* events= (counters issue); "" = default set */
 	int			counters_cpu;		/* counters=cpu */
 	bool			counting_inline;	/* counting=inline */
+	int			peer_cpu;		/* peer_cpu=, the server role's CPU there (0) */
 
 	/* The workload's options (bench->opts_size bytes), parsed from its table. */
 	void			*opts;

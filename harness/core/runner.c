@@ -1405,7 +1405,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		r->metric = b->metric;
 	x.peer.fd = -1;
 	x.peer_addr = pb_job_get(j, "peer");
-	x.peer_cpu = pb_job_get(j, "peer_cpu") ? atoi(pb_job_get(j, "peer_cpu")) : 0;
+	x.peer_cpu = j->peer_cpu;
 	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
 							       : j->nr_instances;
 	cpus = calloc(x.nr_tasks, sizeof(*cpus));

@@ -912,6 +912,19 @@ static void test_real_tables(void **state)
 				assert_string_equal(pb_job_get(&js.jobs[0], k->name), k->def);
 		pb_jobset_free(&js);
 	}
+	{	/* peer_cpu= reaches the job as a number, 0 when not given */
+		const struct pb_kv peer[] = {
+			{ "peer", "192.0.2.1", "--set", 0 },
+			{ "peer_cpu", "3", "--set", 0 },
+		};
+
+		load_ok(NULL, "udpping", peer, 2, 2, &js);
+		assert_int_equal(js.jobs[0].peer_cpu, 3);
+		pb_jobset_free(&js);
+		load_ok(NULL, "udpping", peer, 1, 2, &js);
+		assert_int_equal(js.jobs[0].peer_cpu, 0);
+		pb_jobset_free(&js);
+	}
 	if (glob("configs/*.ini", 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
 			load_ok(g.gl_pathv[i], NULL, NULL, 0, 2, &js);
