@@ -649,6 +649,23 @@ static void print_run_anomalies(const struct pb_run *run, FILE *f)
 	}
 }
 
+/* The progress line on stderr, when it is a terminal: "job 2 of 6: ... window 3 of 8". */
+static void show_progress(const struct pb_progress *pg, const char *job, const char *pl,
+			  int done, int total)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = isatty(2);
+	if (!tty)
+		return;
+	if (done < 0)
+		fprintf(stderr, "\r\033[K");
+	else
+		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d", pg->job,
+			pg->jobs, job, pl, done < total ? done + 1 : total, total);
+}
+
 /* The CPUs job j uses at placement p (NULL: cpus=); 0 when it cannot be placed. */
 static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
 		    int **cpus)
@@ -814,8 +831,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 		for (int p = 0; p < np && !pb_interrupted; p++) {
 			struct pb_result *r = &run.results[run.nr++];
-			struct pb_progress pg = { .show = !o->quiet, .job = run.nr,
-						  .jobs = run.planned };
+			struct pb_progress pg = { .show = o->quiet ? NULL : show_progress,
+						  .job = run.nr, .jobs = run.planned };
 
 			run_one(o, t, j, j->nr_placements ? j->placements[p] : NULL,
 				&evl[i], &run.nominal, &pg, r);

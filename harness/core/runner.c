@@ -862,14 +862,8 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 
 static void progress(const struct job_ctx *x, const char *pl, int done, int total)
 {
-	static int tty = -1;
-
-	if (tty < 0)
-		tty = isatty(2);
-	if (tty)
-		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d",
-			x->progress->job, x->progress->jobs, x->job->name, pl,
-			done < total ? done + 1 : total, total);
+	if (x->progress->show)
+		x->progress->show(x->progress, x->job->name, pl, done, total);
 }
 
 static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_result *r)
@@ -885,7 +879,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 
 		if (p == pid)
 			break;
-		if (x->progress->show && done != last)
+		if (done != last)
 			progress(x, pl, done, x->nr_wins);
 		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
 			mark = now_s();
@@ -907,8 +901,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 		sleep_s(0.05);
 	}
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
-	if (x->progress->show && isatty(2))
-		fprintf(stderr, "\r\033[K");
+	progress(x, pl, -1, x->nr_wins);
 	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
 	if (hdr_of(x)->failed) {

@@ -101,10 +101,15 @@ struct pb_result {
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */
 extern volatile int pb_interrupted;
-/* The progress line on stderr while a job runs (when stderr is a terminal). */
+/*
+ * Progress while a job runs, for the caller to show: the runner calls
+ * show() (when not NULL) each time a window ends, with the job's and its
+ * placement's names, and done = -1 once the job is over.
+ */
 struct pb_progress {
-	bool	show;
-	int	job, jobs;	/* "job N of M" in that line */
+	void	(*show)(const struct pb_progress *pg, const char *job, const char *placement,
+			int done, int total);
+	int	job, jobs;	/* "job N of M" */
 };
 
 /*
