@@ -146,6 +146,7 @@ static int server_opts(int argc, char **argv, struct pb_server_opts *o)
 	};
 
 	pb_server_defaults(o);
+	o->log = stderr;
 	switch (pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), o, NULL)) {
 	case PB_OPTS_OK:
 		break;

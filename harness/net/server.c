@@ -118,15 +118,18 @@ struct log_shm {
 };
 
 static struct log_shm *logs;	/* NULL: every line printed */
+static FILE *log_out;		/* the command's (pb_server_opts.log), or NULL */
 
 static void log_print(time_t t, const char *text)
 {
 	char ts[32];
 	struct tm tm;
 
+	if (!log_out)
+		return;
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(stderr, "pinbench server: %s %s\n", ts, text);
+	fprintf(log_out, "pinbench server: %s %s\n", ts, text);
 }
 
 static void log_init(void)
@@ -710,6 +713,7 @@ int pb_server_run(const struct pb_server_opts *o, char *err, size_t len)
 	sigaction(SIGCHLD, &chld, NULL);
 	pb_roles_catch_stop();		/* sessions' roles */
 	signal(SIGPIPE, SIG_IGN);
+	log_out = o->log;
 	log_init();
 	rc = listen_on(&s, err, len);
 	if (!rc) {

@@ -7,6 +7,7 @@
 #define PINBENCH_SERVER_H
 
 #include <sched.h>
+#include <stdio.h>
 #include <stddef.h>
 
 struct pb_server_opts {
@@ -16,12 +17,13 @@ struct pb_server_opts {
 	int		max_sessions;	/* 1..64 */
 	int		session_timeout;/* s */
 	int		idle_timeout;	/* s */
+	FILE		*log;		/* where the log lines go; NULL: nowhere */
 };
 
-/* 127.0.0.1, PB_SERVER_PORT, this process's CPUs, 4 sessions, 3600 s, 30 s */
+/* 127.0.0.1, PB_SERVER_PORT, this process's CPUs, 4 sessions, 3600 s, 30 s, no log */
 void pb_server_defaults(struct pb_server_opts *o);
 /*
- * Listen and serve until SIGINT or SIGTERM, logging to stderr: 0, or -1
+ * Listen and serve until SIGINT or SIGTERM, logging to o->log: 0, or -1
  * with err set when it cannot listen (err may be "" when out of memory).
  */
 int pb_server_run(const struct pb_server_opts *o, char *err, size_t len);

@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "report/compare.h"
 #include "report/nightly.h"
 #include "report/plot.h"
+#include "lib/file.h"
 #include "lib/util.h"
 
 static void paths_free(struct pb_paths *p)
@@ -88,28 +90,17 @@ static int scan(const char *dir, struct pb_paths *out, int depth)
 	return rc;
 }
 
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-/* Run `pinbench run`; its exit code, or 2 when it could not run. */
-static int run_jobs(const struct pb_nightly_opts *n)
+/*
+ * Run `pinbench run`: its exit code, 2 when it died, or -1 with err when it
+ * could not be started (the child sends execv's errno back on a pipe that
+ * a successful exec closes).
+ */
+static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
 {
 	const char *self = getenv("PINBENCH_SELF");
 	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
-	int i, a = 0, status;
+	int i, a = 0, status, e = 0, fd[2];
+	ssize_t got;
 	pid_t pid;
 
 	self = self && *self ? self : "/proc/self/exe";
@@ -124,17 +115,32 @@ static int run_jobs(const struct pb_nightly_opts *n)
 	argv[a++] = (char *)n->jobfile;
 	argv[a] = NULL;
 	fflush(NULL);
+	if (pipe2(fd, O_CLOEXEC))
+		return pb_errf(err, len, errno, "cannot run %s", self);
 	pid = fork();
-	if (pid < 0)
-		return 2;
-	if (pid == 0) {
-		execv(self, argv);
-		fprintf(stderr, "pinbench nightly: cannot run %s: %s\n", self, strerror(errno));
-		_exit(2);
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return pb_errf(err, len, errno, "cannot run %s", self);
 	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+	if (pid == 0) {
+		close(fd[0]);
+		execv(self, argv);
+		e = errno;
+		if (write(fd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(fd[1]);
+	do
+		got = read(fd[0], &e, sizeof(e));
+	while (got < 0 && errno == EINTR);
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) < 0)
 		return 2;
-	return WEXITSTATUS(status);
+	if (got == sizeof(e))
+		return pb_errf(err, len, e, "cannot run %s", self);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 static const char *base_of(const char *path)
@@ -309,9 +315,11 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 		snprintf(n->label, sizeof(n->label), "%s", u.release);
 	if (pb_label_check(n->label, why, sizeof(why)))	/* the kernel release */
 		return pb_errf(err, len, 0, "the default label (uname -r) %s", why);
-	if (mkdir_p(n->history) || scan(n->history, &st->before, 0))
+	if (pb_mkdirs(n->history) || scan(n->history, &st->before, 0))
 		return pb_errf(err, len, 0, "%s: %s", n->history, strerror(errno));
-	st->run_rc = run_jobs(n);
+	st->run_rc = run_jobs(n, err, len);
+	if (st->run_rc < 0)
+		return -1;
 	if (st->run_rc == 2)
 		return pb_errf(err, len, 0, "pinbench run %s failed (exit 2)", n->jobfile);
 	rc = scan(n->history, &after, 0) ? -1 : 0;

@@ -22,6 +22,7 @@
 
 #include "cli/cmds.h"
 #include "report/compare.h"
+#include "report/nightly.h"
 
 #define GENRESULTS_NO_MAIN
 #include "tools/genresults.c"
@@ -872,6 +873,24 @@ static void test_nightly(void **state)
 	unsetenv("PINBENCH_SELF");
 }
 
+/* A `pinbench run` that cannot start: the real reason, from the engine, not the child. */
+static void test_nightly_cannot_run(void **state)
+{
+	struct pb_nightly_opts n = { .jobfile = "configs/quick.ini" };
+	struct pb_nightly st;
+	char hist[512], err[512] = "";
+
+	(void)state;
+	path_in(hist, sizeof(hist), "hist-norun");
+	n.history = hist;
+	snprintf(n.label, sizeof(n.label), "6.1.0");
+	setenv("PINBENCH_SELF", "/nonexistent/pinbench", 1);
+	assert_int_equal(pb_nightly_run(&n, &st, err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot run /nonexistent/pinbench: No such file or directory");
+	pb_nightly_free(&st);
+	unsetenv("PINBENCH_SELF");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -909,6 +928,7 @@ int main(void)
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_no_gnuplot),
 		cmocka_unit_test(test_nightly),
+		cmocka_unit_test(test_nightly_cannot_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
