@@ -5,7 +5,8 @@
 # comment naming itself and what it owns.  Arrows that still point up are
 # listed below by file and target, and the list must be exact: an arrow
 # that is cut must leave it, so it can only shrink.  Outside sys/, no file
-# reads /proc or /sys but through the sysroot reader (sys/sysfs.h).
+# reads /proc or /sys but through the sysroot reader (sys/sysfs.h), and
+# none prints to the user (stdout, stderr): only cli/ does.
 . "$(dirname "$0")/lib.sh"
 
 python3 - >"$T/layers.out" 2>&1 <<'PY'
@@ -67,6 +68,16 @@ for f in files:
             raw_seen.add(f)
         else:
             bad.append("%s:%d: reads /proc or /sys around the sysroot reader" % (f, n))
+# only cli/ prints to the user: no stdout, stderr, printf, puts, perror
+# below it (a report writes to the FILE * cli hands in)
+for f in files:
+    if f.startswith("harness/cli/"):
+        continue
+    for n, line in enumerate(open(f).read().splitlines(), 1):
+        code = line.split("/*")[0].split("//")[0]
+        if re.search(r"\b(stderr|stdout)\b|(^|[^a-z_])(printf|puts|putchar|perror)\(", code) \
+           and not code.lstrip().startswith("*"):
+            bad.append("%s:%d: prints to the user below cli/" % (f, n))
 for f in sorted(raw_known - raw_seen):
     bad.append("%s reads through sys/sysfs.h now: take it off raw_known" % f)
 for f, to in sorted(known - seen):
@@ -77,6 +88,6 @@ print("%d files, %d arrows still up, %d files reading /proc or /sys directly" %
       (len(files), len(seen), len(raw_seen)))
 sys.exit(1 if bad else 0)
 PY
-ok $? "every include points down the layers (or is a known arrow to cut)" "$T/layers.out"
+ok $? "the layers hold: includes point down, /proc and /sys only through the reader, only cli prints" "$T/layers.out"
 comment "$T/layers.out" 3
 done_testing
