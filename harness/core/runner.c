@@ -1043,26 +1043,6 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 	all_stalled(r);
 }
 
-double pb_loss_rate(uint64_t lost, uint64_t ops)
-{
-	return lost + ops ? (double)lost / (double)(lost + ops) : NAN;
-}
-
-bool pb_result_loss(const struct pb_result *r, int rep, uint64_t *lost, uint64_t *ops)
-{
-	int k = pb_bench_lost_aux(r->job->bench);
-
-	*lost = *ops = 0;
-	if (k < 0)
-		return false;
-	for (int i = 0; i < r->nr_reps; i++)
-		if (rep < 0 ? r->reps[i].in_summary : i == rep) {
-			*lost += r->reps[i].aux[k];
-			*ops += r->reps[i].ops;
-		}
-	return true;
-}
-
 /* Passes may grow when the kernel refuses a group: room for one more per hw event. */
 static int max_passes(const struct pb_evlist *l)
 {
@@ -1084,119 +1064,6 @@ static void distinct_cpus(struct job_ctx *x, const int *cpus)
 		if (k == x->nr_clocks && x->nr_clocks < PB_MAX_CLOCKS)
 			x->clock_cpu[x->nr_clocks++] = cpus[i];
 	}
-}
-
-int pb_result_counts(const struct pb_result *r, int g, int rep,
-		     struct pb_count *acc, double *ops)
-{
-	int n = 0;
-
-	pb_counts_zero(&r->evl, acc);
-	*ops = 0;
-	for (int i = 0; i < r->nr_reps; i++) {
-		const struct pb_rep *p = &r->reps[i];
-
-		if (p->pass < 0 || (rep >= 0 && i != rep) || !p->counts)
-			continue;
-		for (int k = 0; k < r->nr_groups; k++)
-			if (g < 0 || k == g)
-				pb_counts_add(&r->evl, acc, p->counts + (size_t)k * r->evl.nr);
-		*ops += p->ops;
-		n++;
-	}
-	return n;
-}
-
-int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
-			double *metric_rate)
-{
-	double po = 0, pt = 0, mo = 0, mt = 0;
-
-	for (int i = 0; i < r->nr_reps; i++) {
-		const struct pb_rep *p = &r->reps[i];
-
-		if (p->in_summary && p->pass < 0) {
-			mo += p->ops;
-			mt += p->elapsed_s;
-		} else if (p->pass == pass) {
-			po += p->ops;
-			pt += p->elapsed_s;
-		}
-	}
-	if (pt <= 0 || mt <= 0 || po <= 0 || mo <= 0)
-		return -1;
-	*pass_rate = po / pt;
-	*metric_rate = mo / mt;
-	return 0;
-}
-
-void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
-		       struct pb_figures *f)
-{
-	struct pb_count acc[PB_MAX_EVENTS];
-	double ops;
-
-	f->nr = 0;
-	if (pb_result_counts(r, g, rep, acc, &ops))
-		pb_derive(&r->evl, acc, ops, nominal_mhz, f);
-}
-
-static double count_of(const struct pb_evlist *l, const struct pb_count *c,
-		       const char *name)
-{
-	for (int e = 0; e < l->nr; e++)
-		if (!strcmp(l->ev[e].name, name) && c[e].status == PB_CNT_OK)
-			return pb_count_scaled(&c[e]);
-	return 0;
-}
-
-/* Time-shared counters per group, and the counters' clock against the probe. */
-static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
-{
-	struct pb_count acc[PB_MAX_EVENTS];
-	struct pb_clock_fig fig = { .cpu = -1, .nominal_mhz = nom ? nom->mhz : 0 };
-	double ops, probe = 0;
-	int np = 0;
-
-	for (int k = 0; k < r->nr_groups; k++)
-		if (pb_result_counts(r, k, -1, acc, &ops))
-			pb_counts_check(&r->evl, acc, r->group_names[k], &r->anomalies);
-	if (!pb_result_counts(r, -1, -1, acc, &ops))
-		return;
-	fig.cycles = count_of(&r->evl, acc, "cycles");
-	fig.ref_cycles = count_of(&r->evl, acc, "ref-cycles");
-	fig.task_ns = count_of(&r->evl, acc, "task-clock");
-	for (int i = 0; i < r->nr_clocks; i++)
-		if (r->clocks[i].after.mhz > 0 && !r->clocks[i].after.disturbed) {
-			probe += r->clocks[i].after.mhz;
-			np++;
-		}
-	fig.probe_mhz = np ? probe / np : 0;
-	if (fig.cycles > 0)
-		pb_check_clock(&fig, &r->anomalies, NULL);
-}
-
-/* Datagrams the workload counted as lost (aux "lost"), over the metric's windows. */
-static void lost_check(const struct pb_bench *b, struct pb_result *r)
-{
-	uint64_t lost = 0, ops = 0;
-	int k;
-
-	for (k = 0; k < PB_MAX_AUX; k++)
-		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
-			break;
-	if (k == PB_MAX_AUX)
-		return;
-	for (int i = 0; i < r->nr_reps; i++)
-		if (r->reps[i].in_summary) {
-			lost += r->reps[i].aux[k];
-			ops += r->reps[i].ops;
-		}
-	if (lost)
-		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
-			"the metric covers completed round trips only, without the waits for lost replies",
-			"%llu datagrams lost against %llu round trips",
-			(unsigned long long)lost, (unsigned long long)ops);
 }
 
 static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
@@ -1228,16 +1095,7 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		pb_check_migration(x->bench->roles[t->role], t->instance, t->planned,
 				   seen, n, a);
 	}
-	lost_check(x->bench, r);
-	for (int i = 0; i < r->nr_reps; i++)
-		if (!r->reps[i].ops)
-			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
-				"look for a CPU hog or real-time task on these CPUs, or host steal time",
-				"window %d: no operation completed in %.3f s", i + 1,
-				r->reps[i].elapsed_s);
-	if (r->status == PB_OK && r->summary.n > 1)
-		pb_check_cv(r->summary.cv, a);
-	counter_checks(nom, r);
+	pb_result_checks(r, nom);
 }
 
 /*

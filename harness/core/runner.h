@@ -132,6 +132,11 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const struct pb_nominal *nom, const struct pb_progress *pg,
 		struct pb_result *r);
 void pb_result_free(struct pb_result *r);
+/*
+ * The verdicts on a finished job's windows (analysis.c): loss, stalls,
+ * run-to-run variation, time-shared counters, counters against the probe.
+ */
+void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom);
 
 /*
  * Counts of group g (-1: every group) summed over the windows that
