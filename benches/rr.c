@@ -22,6 +22,7 @@
 #include "net/netutil.h"
 #include "lib/netkeys.h"
 #include "lib/udp.h"
+#include "lib/clock.h"
 
 enum { CLIENT, SERVER };
 enum { TCP, UDP };
@@ -302,11 +303,9 @@ static int accept_one(struct pb_peer_ctx *p, int lfd, double deadline_ms)
 	for (;;) {
 		struct sockaddr_storage from;
 		socklen_t fl = sizeof(from);
-		struct timespec ts;
 		int fd, left;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		left = (int)(deadline_ms - (ts.tv_sec * 1e3 + ts.tv_nsec / 1e6));
+		left = (int)(deadline_ms - pb_mono_ms());
 		if (left <= 0 || pb_net_wait_in(lfd, left) <= 0) {
 			snprintf(p->err, PB_ERR_MAX, "no data connection from the client "
 				 "within %d ms", p->timeout_ms);
@@ -325,13 +324,11 @@ static int rr_peer_accept(struct pb_peer_ctx *p)
 {
 	const struct rr_opts *o = p->opts;
 	struct rr_shared *sh = p->shared;
-	struct timespec ts;
 	double deadline;
 
 	if (o->proto != TCP)
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = ts.tv_sec * 1e3 + ts.tv_nsec / 1e6 + p->timeout_ms;
+	deadline = pb_mono_ms() + p->timeout_ms;
 	for (int i = 0; i < sh->nr; i++) {
 		sh->fd[i][SERVER] = accept_one(p, sh->lfd, deadline);
 		if (sh->fd[i][SERVER] < 0 || stream_opts(o, sh->fd[i][SERVER], SERVER, p->err))

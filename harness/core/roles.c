@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/roles.h"
+#include "lib/clock.h"
 
 #define STOP_POLL_NS	2000000		/* 2 ms between SIGUSR1s */
 #define STOP_LIMIT_S	5
@@ -62,17 +63,9 @@ void pb_roles_catch_stop(void)
 	sigaction(SIGUSR1, &sa, NULL);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void pb_roles_stop(const struct pb_roles_stop *s)
 {
-	double deadline = mono_s() + STOP_LIMIT_S;
+	double deadline = pb_mono_s() + STOP_LIMIT_S;
 	bool all;
 
 	__atomic_store_n(s->stopflag, 1, __ATOMIC_RELEASE);
@@ -87,7 +80,7 @@ void pb_roles_stop(const struct pb_roles_stop *s)
 			while (nanosleep(&nap, &nap) < 0 && errno == EINTR)
 				;
 		}
-	} while (!all && mono_s() < deadline);
+	} while (!all && pb_mono_s() < deadline);
 	if (!all) {
 		s->give_up(s->arg);
 		_exit(1);

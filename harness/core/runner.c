@@ -23,6 +23,7 @@
 #include "sys/others.h"
 #include "core/roles.h"
 #include "core/runner.h"
+#include "lib/clock.h"
 
 volatile int pb_interrupted;
 static const struct pb_remote_ops *remote;
@@ -161,14 +162,6 @@ static struct pb_hist *hist_of(const struct job_ctx *x, int task, int w)
 {
 	return (struct pb_hist *)(x->shm + x->lay.hist) +
 	       (size_t)task * x->nr_wins + w;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static void sleep_s(double s)
@@ -380,12 +373,12 @@ static bool pin_lost(struct job_ctx *x)
 
 static bool wait_ready(struct job_ctx *x, struct role_arg *ra)
 {
-	double deadline = now_s() + 30;
+	double deadline = pb_mono_s() + 30;
 
 	while (__atomic_load_n(&hdr_of(x)->nready, __ATOMIC_ACQUIRE) < x->nr_tasks) {
 		if (roles_failed(x, ra))
 			return false;
-		if (now_s() > deadline) {
+		if (pb_mono_s() > deadline) {
 			job_fail(x, "roles not ready after 30 s");
 			return false;
 		}
@@ -479,7 +472,7 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
 		       double rate, int pass, int r)
 {
 	const struct pb_job *j = x->job;
-	double t0 = now_s();
+	double t0 = pb_mono_s();
 	char in[32] = "";
 
 	if (pass >= 0)
@@ -489,7 +482,7 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
 	if (rate > 0 && nap(x, 0.9 * j->loops / rate, "repeat %d%s", r + 1, in))
 		return -1;
 	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !hdr_of(x)->failed) {
-		if (now_s() - t0 > 1 && roles_failed(x, ra))
+		if (pb_mono_s() - t0 > 1 && roles_failed(x, ra))
 			return -1;
 		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
 			return -1;
@@ -517,11 +510,11 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		sample_ops(x, ops0, aux0, &busy0);
 		uint64_t p0 = primary_ops(x);
 
-		t0 = now_s();
+		t0 = pb_mono_s();
 		set_window(x, w);
 		if (window_wait(x, ra, p0, rate, pass, r))
 			goto out;	/* the window in flight is not kept */
-		t1 = now_s();
+		t1 = pb_mono_s();
 		sample_ops(x, task_ops_of(x, w), aux1, &busy1);
 		win->ops = primary_ops(x) - p0;
 		read_groups(x, g, counts_of(x, w, 0));
@@ -694,7 +687,7 @@ static void span_begin(struct job_ctx *x, const struct role_arg *ra, struct span
 		       !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours, sp->nours,
 					   &sp->others);
 	h->cs_ok = !pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_before);
-	h->cs_t0 = now_s();
+	h->cs_t0 = pb_mono_s();
 }
 
 static void span_end(struct job_ctx *x, struct span *sp)
@@ -702,7 +695,7 @@ static void span_end(struct job_ctx *x, struct span *sp)
 	struct shm_hdr *h = hdr_of(x);
 	struct pb_others after = { 0 };
 
-	h->cs_t1 = now_s();
+	h->cs_t1 = pb_mono_s();
 	if (pb_cpustat_snapshot(x->clock_cpu, x->nr_clocks, h->cs_after))
 		h->cs_ok = 0;
 	if (h->others_ok && !pb_others_snapshot(x->clock_cpu, x->nr_clocks, sp->ours,
@@ -757,11 +750,11 @@ static void job_process(struct job_ctx *x)
 	futex(&h->gate, FUTEX_WAKE, INT_MAX);
 	if (j->warmup > 0) {
 		uint64_t o0 = primary_ops(x);
-		double t0 = now_s();
+		double t0 = pb_mono_s();
 
 		if (nap(x, j->warmup, "the warm-up"))
 			goto stop;
-		rate = (primary_ops(x) - o0) / (now_s() - t0);
+		rate = (primary_ops(x) - o0) / (pb_mono_s() - t0);
 	}
 	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;
 	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
@@ -869,7 +862,7 @@ static void progress(const struct job_ctx *x, const char *pl, int done, int tota
 static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
-	double limit = x->limit_s, t0 = now_s(), mark = t0;
+	double limit = x->limit_s, t0 = pb_mono_s(), mark = t0;
 	int status = 0, last = -1, begun = 0;
 
 	for (;;) {
@@ -882,12 +875,12 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 		if (done != last)
 			progress(x, pl, done, x->nr_wins);
 		if (j->timeout <= 0 && (done != last || b != begun)) {	/* a new deadline */
-			mark = now_s();
+			mark = pb_mono_s();
 			limit = watchdog_limit(x, b, done);
 		}
 		last = done;
 		begun = b;
-		if (pb_interrupted || now_s() - mark > limit) {
+		if (pb_interrupted || pb_mono_s() - mark > limit) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
@@ -1241,7 +1234,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	const struct pb_bench *b = j->bench;
 	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
 	int *cpus = NULL;
-	double t0 = now_s();
+	double t0 = pb_mono_s();
 	bool moved = false;
 	cpu_set_t saved;
 	pid_t pid;
@@ -1316,7 +1309,7 @@ oom:
 	r->status = PB_FAILED;
 	snprintf(r->reason, sizeof(r->reason), "out of memory");
 out:
-	r->wall_s = now_s() - t0;
+	r->wall_s = pb_mono_s() - t0;
 	pb_shm_free(x.shm, x.lay.size);
 	free(x.group_cpu);
 	free(cpus);

@@ -18,6 +18,7 @@
 #include "core/jobfile.h"
 #include "net/proto.h"
 #include "lib/util.h"
+#include "lib/clock.h"
 
 #define PEER_CONNECT_S	10	/* connect and each answer, seconds */
 
@@ -180,14 +181,6 @@ int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *
 	return rc;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /*
  * poll() says the control connection has something between READY and
  * STOP: what it said, in err.  False when nothing was there after all.
@@ -235,13 +228,13 @@ static bool peer_spoke(struct pb_peer *p, char *err, size_t len)
 
 int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len)
 {
-	double end = mono_s() + s;
+	double end = pb_mono_s() + s;
 
 	if (p->fd < 0)
 		return pb_errf(err, len, 0, "peer: no control connection");
 	for (;;) {
 		struct pollfd pf = { .fd = p->fd, .events = POLLIN | POLLRDHUP };
-		double left = end - mono_s();
+		double left = end - pb_mono_s();
 		struct timespec ts;
 		int r;
 

@@ -30,6 +30,7 @@
 #include "net/netutil.h"
 #include "net/proto.h"
 #include "net/server.h"
+#include "lib/clock.h"
 
 #define HANDSHAKE_MS	10000	/* HELLO, the data connections, a frame once begun */
 #define IDLE_S		30	/* --idle-timeout default */
@@ -323,14 +324,6 @@ static uint64_t roles_ops(const struct session *x)
 
 /* -------------------------------------------------------- a session */
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void send_error(struct session *x, const char *why)
 {
 	struct pb_msg *m = malloc(sizeof(*m));
@@ -454,7 +447,7 @@ static int send_ready(struct session *x, struct pb_msg *m, char *err, size_t len
  */
 static int wait_stop(struct session *x, struct pb_msg *m, bool *idle, char *err, size_t len)
 {
-	double now = mono_ms(), end = now + x->max_s * 1e3, last = now;
+	double now = pb_mono_ms(), end = now + x->max_s * 1e3, last = now;
 	uint64_t seen = roles_ops(x), ops;
 
 	*idle = false;
@@ -475,7 +468,7 @@ static int wait_stop(struct session *x, struct pb_msg *m, bool *idle, char *err,
 			return snprintf(err, len, "poll: %s", strerror(errno)), -1;
 		if (r > 0)
 			break;
-		now = mono_ms();
+		now = pb_mono_ms();
 		ops = roles_ops(x);
 		if (ops != seen) {
 			seen = ops;
