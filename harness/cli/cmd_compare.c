@@ -27,6 +27,8 @@ static const char compare_usage[] =
 	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
 	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
 	"  --fail-on-regression           exit 1 when a significant regression is found\n"
+	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
+	"                                 (otherwise an error, exit 2)\n"
 	"  -h, --help\n";
 
 static int parse_enum(const char *arg, const char *const *names, int n)
@@ -98,6 +100,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "format", 0, true, NULL, NULL, opt_choice },
 		{ "fail-on-regression", 0, false, fail, NULL, NULL },
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
+		{ "allow-different", 0, true, NULL, &o->allow_different, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc;
@@ -137,6 +140,10 @@ int cmd_compare(int argc, char **argv)
 		return pb_opts_exit(rc);
 	c.by = o.by;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
+	if (!rc && pb_cmp_comparable(&c, o.allow_different, err, sizeof(err))) {
+		fprintf(stderr, "pinbench compare: %s\n", err);
+		rc = 2;
+	}
 	if (!rc) {
 		pb_cmp_order(&c, o.order_given);
 		n = pb_cmp_report(&c, &o, stdout, err, sizeof(err));

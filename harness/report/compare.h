@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <jansson.h>
 
 #include "checks/stats.h"
 
@@ -65,6 +66,10 @@ struct pb_cell {
 
 /* One job x placement: one table of the report. */
 struct pb_table {
+	json_t		*params;	/* the first result's workload keys, to hold the others to */
+	int		params_group;	/* whose they are */
+	char		differs[256];	/* "size: 1 (6.1) vs 64 (6.2)", or "" */
+	char		differs_key[64];
 	char		job[128];
 	char		placement[32];
 	char		metric[64];
@@ -119,7 +124,18 @@ struct pb_cmp_opts {
 	const char		*baseline;	/* NULL: the first row */
 	double			min_change;	/* percent */
 	bool			no_correction;	/* plain per-cell p < 0.05 */
+	const char		*allow_different; /* keys that may differ, "a,b", or NULL */
 };
+
+/*
+ * Results whose workload keys differ (size=1 against size=64) measure
+ * different things: -1 with err naming the job, the key, both values and
+ * the groups, for the first such table, unless the key is in allow
+ * ("size,pattern").  The run-length keys (repeats, duration, warmup,
+ * loops, timeout), the counting keys (events, counters, counting) and
+ * where it ran (placement, cpus, peer, peer_cpu) may differ.
+ */
+int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size_t len);
 
 /* Version order: 2.6.9 < 2.6.22 < 2.6.30-rc2 < 2.6.30-rc3 < 2.6.30. */
 int pb_version_cmp(const char *a, const char *b);

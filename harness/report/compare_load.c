@@ -382,6 +382,71 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 	cell->lat_w += w;
 }
 
+/* Keys a comparison does not hold equal: how long and how it counted, and where. */
+static bool free_key(const char *k)
+{
+	static const char *const keys[] = {
+		"repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
+		"counting", "placement", "cpus", "peer", "peer_cpu",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(k, keys[i]))
+			return true;
+	return false;
+}
+
+/* The first key whose value differs from the table's first result's, noted once. */
+static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t *params)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(params))
+		return;
+	if (!t->params) {
+		t->params = json_deep_copy(params);
+		t->params_group = group;
+		return;
+	}
+	json_object_foreach(params, k, v) {
+		json_t *w = json_object_get(t->params, k);
+
+		if (free_key(k) || t->differs[0] || (w && json_equal(v, w)))
+			continue;
+		snprintf(t->differs, sizeof(t->differs), "%s: %s (%s) vs %s (%s)", k,
+			 json_is_string(w) ? json_string_value(w) : "absent",
+			 c->groups[t->params_group],
+			 json_is_string(v) ? json_string_value(v) : "?", c->groups[group]);
+		snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
+	}
+}
+
+int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size_t len)
+{
+	for (int i = 0; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+		const char *a = allow;
+		size_t n = strlen(t->differs_key);
+		bool ok = false;
+
+		if (!t->differs[0])
+			continue;
+		while (a && *a && !ok) {	/* a comma list */
+			ok = !strncmp(a, t->differs_key, n) && (a[n] == ',' || !a[n]);
+			a = strchr(a, ',');
+			a = a ? a + 1 : NULL;
+		}
+		if (ok)
+			continue;
+		snprintf(err, len, "%s (%s): the results were made with different keys, %s: "
+			 "compare like with like, or --allow-different %s", t->job, t->placement,
+			 t->differs, t->differs_key);
+		return -1;
+	}
+	return 0;
+}
+
 static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 {
 	struct pb_table *t = get_table(c, job, tcap);
@@ -396,6 +461,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 
 	if (!t || !(cell = get_cell(t, group)))
 		return -1;
+	hold_params(c, t, group, json_object_get(job, "params"));
 	if (!t->cpus[0])
 		cpus_text(json_object_get(job, "cpus"), t->cpus, sizeof(t->cpus));
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)
@@ -738,6 +804,7 @@ void pb_cmp_free(struct pb_cmp *c)
 			free(c->t[i].cells[j].figs);
 		}
 		free(c->t[i].cells);
+		json_decref(c->t[i].params);
 	}
 	for (i = 0; i < c->nr_groups; i++)
 		free(c->groups[i]);

@@ -111,4 +111,27 @@ mkdir "$T/empty"
 exits2 "an empty folder: no result files found" "no result files found" \
 	$PB compare "$T/empty"
 
+# Results made with different workload keys measure different things:
+# refused (exit 2) naming the job, the key, both values and labels, unless
+# --allow-different names the key.  How long it ran may differ.
+mkdir "$T/keys"
+python3 - "$T/g/f1.json" "$T/g/f5.json" "$T/keys" <<'PY'
+import json, sys
+for i, (src, size, reps) in enumerate([(sys.argv[1], "1", "4"), (sys.argv[2], "64", "9")]):
+    d = json.load(open(src))
+    for j in d["jobs"]:
+        j["params"]["size"] = size
+        j["params"]["repeats"] = reps
+    json.dump(d, open("%s/k%d.json" % (sys.argv[3], i), "w"))
+    for j in d["jobs"]:
+        j["params"]["size"] = "1"
+    json.dump(d, open("%s/r%d.json" % (sys.argv[3], i), "w"))
+PY
+exits2 "different workload keys: refused, naming the key, values and labels" \
+	"the results were made with different keys, size: 1 (2.6.29) vs 64 (2.6.22): compare like with like, or --allow-different size" \
+	$PB compare "$T/keys/k0.json" "$T/keys/k1.json"
+check "--allow-different size: compared" $PB compare --allow-different pattern,size \
+	"$T/keys/k0.json" "$T/keys/k1.json"
+check "only repeats differ: compared" $PB compare "$T/keys/r0.json" "$T/keys/r1.json"
+
 done_testing
