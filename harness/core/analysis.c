@@ -123,22 +123,11 @@ static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
 }
 
 /* Datagrams the workload counted as lost (aux "lost"), over the metric's windows. */
-static void lost_check(const struct pb_bench *b, struct pb_result *r)
+static void lost_check(struct pb_result *r)
 {
-	uint64_t lost = 0, ops = 0;
-	int k;
+	uint64_t lost, ops;
 
-	for (k = 0; k < PB_MAX_AUX; k++)
-		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
-			break;
-	if (k == PB_MAX_AUX)
-		return;
-	for (int i = 0; i < r->nr_reps; i++)
-		if (r->reps[i].in_summary) {
-			lost += r->reps[i].aux[k];
-			ops += r->reps[i].ops;
-		}
-	if (lost)
+	if (pb_result_loss(r, -1, &lost, &ops) && lost)
 		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
 			"the metric covers completed round trips only, without the waits for lost replies",
 			"%llu datagrams lost against %llu round trips",
@@ -149,7 +138,7 @@ void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom)
 {
 	struct pb_anomalies *a = &r->anomalies;
 
-	lost_check(r->job->bench, r);
+	lost_check(r);
 	for (int i = 0; i < r->nr_reps; i++)
 		if (!r->reps[i].ops)
 			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
