@@ -541,32 +541,54 @@ static void file_base(const char *path, char *buf, size_t len)
 		buf[n - 4] = 0;
 }
 
+/*
+ * The CPUs job j uses at placement p (NULL: cpus=), in role order, into
+ * *cpus (to free): how many, or 0 with why in reason when it cannot be
+ * placed here.
+ */
+static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
+		    int **cpus, char *reason, size_t len)
+{
+	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
+
+	if (!p)
+		n = j->nr_cpus;
+	*cpus = calloc(n > 0 ? n : 1, sizeof(**cpus));
+	if (!*cpus) {
+		snprintf(reason, len, "%s", strerror(ENOMEM));
+		return 0;
+	}
+	if (!p) {
+		memcpy(*cpus, j->cpus, n * sizeof(**cpus));
+		return n;
+	}
+	if (pb_place(t, p, j->nr_instances, *cpus, reason, len)) {
+		free(*cpus);
+		*cpus = NULL;
+		return 0;
+	}
+	return n;
+}
+
 static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
 {
 	for (int i = 0; i < js->nr; i++) {
 		const struct pb_job *j = &js->jobs[i];
-		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
-		int cpus[4096];
 		char reason[256];
 
 		fprintf(f, "%s (%s): %d x %g s%s\n", j->name, j->bench->name, j->repeats,
 			j->duration, j->threads ? ", threads" : "");
-		if (!j->nr_placements) {
-			fprintf(f, "  cpus         ");
-			for (int k = 0; k < j->nr_cpus; k++)
-				fprintf(f, "%s%d", k ? "," : "", j->cpus[k]);
-			fputc('\n', f);
-		}
-		for (int p = 0; p < j->nr_placements; p++) {
-			fprintf(f, "  %-12s ", j->placements[p]);
-			if (n > 4096 || pb_place(t, j->placements[p], j->nr_instances,
-						 cpus, reason, sizeof(reason))) {
-				fprintf(f, "skipped: %s\n", reason);
-				continue;
-			}
-			for (int k = 0; k < 2 * j->nr_instances && k < n; k++)
+		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
+			const char *pl = j->nr_placements ? j->placements[p] : NULL;
+			int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+
+			fprintf(f, "  %-12s ", pl ? pl : "cpus");
+			if (!n && pl)
+				fprintf(f, "skipped: %s", reason);
+			for (int k = 0; k < n; k++)
 				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
 			fputc('\n', f);
+			free(cpus);
 		}
 	}
 }
@@ -578,22 +600,16 @@ static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
 
 	for (int i = 0; i < js->nr; i++) {
 		const struct pb_job *j = &js->jobs[i];
-		int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
-		int *cpus;
 
-		if (!j->nr_placements && j->nr_cpus)
-			return j->cpus[0];
-		cpus = calloc(n, sizeof(*cpus));
-		for (int p = 0; cpus && p < j->nr_placements; p++) {
-			if (!pb_place(t, j->placements[p], j->nr_instances, cpus,
-				      reason, sizeof(reason))) {
-				int c = cpus[0];
+		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
+			int *cpus, n = job_cpus(t, j, j->nr_placements ? j->placements[p] : NULL,
+						&cpus, reason, sizeof(reason));
+			int c = n ? cpus[0] : -1;
 
-				free(cpus);
+			free(cpus);
+			if (c >= 0)
 				return c;
-			}
 		}
-		free(cpus);
 	}
 	return -1;
 }
@@ -666,30 +682,6 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
 			pg->jobs, job, pl, done < total ? done + 1 : total, total);
 }
 
-/* The CPUs job j uses at placement p (NULL: cpus=); 0 when it cannot be placed. */
-static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
-		    int **cpus)
-{
-	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
-	char reason[256];
-
-	*cpus = NULL;
-	if (!p) {
-		*cpus = malloc(j->nr_cpus * sizeof(**cpus));
-		if (!*cpus)
-			return 0;
-		memcpy(*cpus, j->cpus, j->nr_cpus * sizeof(**cpus));
-		return j->nr_cpus;
-	}
-	*cpus = calloc(n, sizeof(**cpus));
-	if (!*cpus || pb_place(t, p, j->nr_instances, *cpus, reason, sizeof(reason))) {
-		free(*cpus);
-		*cpus = NULL;
-		return 0;
-	}
-	return n;
-}
-
 /*
  * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
  * CPUs another pinbench is measuring are said on stderr and go into
@@ -703,12 +695,14 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 {
 	static bool said;
 	char err[PATH_MAX + 64];
-	int *cpus, n = job_cpus(t, j, p, &cpus), rc;
+	int *cpus, n = job_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
 
 	*nheld = 0;
 	memset(l, 0, sizeof(*l));
-	if (!n)
+	if (!n) {
+		free(cpus);
 		return 0;
+	}
 	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
 	if (!rc && *nheld && o->wait) {
 		fprintf(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
