@@ -299,3 +299,72 @@ int pb_welch(const double *a, int na, const double *b, int nb,
 	*p = pb_t_pvalue(*t, *df);
 	return 0;
 }
+
+/* Fieller's interval of mean(b) / mean(a) at the t quantile tq. */
+static void fieller(double ma, double va, double mb, double vb, double tq,
+		    double *lo, double *hi)
+{
+	double t2 = tq * tq, qa = ma * ma - t2 * va, qb = ma * mb;
+	double disc = t2 * (va * mb * mb + vb * qa);
+
+	if (qa <= 0) {		/* the baseline's mean may be 0: no bound */
+		*lo = -INFINITY;
+		*hi = INFINITY;
+		return;
+	}
+	*lo = (qb - sqrt(disc)) / qa;
+	*hi = (qb + sqrt(disc)) / qa;
+}
+
+static double *reciprocals(const double *v, int n)
+{
+	double *r = malloc((size_t)n * sizeof(*r));
+
+	for (int i = 0; r && i < n; i++) {
+		if (v[i] <= 0) {
+			free(r);
+			return NULL;
+		}
+		r[i] = 1 / v[i];
+	}
+	return r;
+}
+
+int pb_ratio_test(const double *a, int na, const double *b, int nb, bool rate,
+		  struct pb_ratio *r)
+{
+	const double *x = a, *y = b;
+	double *ra = NULL, *rb = NULL, t, ma, mb, lo, hi;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (na < 2 || nb < 2)
+		return -1;
+	if (rate) {
+		ra = reciprocals(a, na);
+		rb = reciprocals(b, nb);
+		if (!ra || !rb)
+			goto out;
+		x = ra;
+		y = rb;
+	}
+	ma = pb_mean(x, na);
+	mb = pb_mean(y, nb);
+	if (ma == 0 || mb == 0 || pb_welch(y, nb, x, na, &t, &r->df, &r->p))
+		goto out;
+	fieller(ma, variance(x, na) / na, mb, variance(y, nb) / nb, pb_t95(r->df), &lo, &hi);
+	if (!rate) {
+		r->ratio = mb / ma;
+		r->lo = lo;
+		r->hi = hi;
+	} else {		/* rates are the inverse of times */
+		r->ratio = ma / mb;
+		r->lo = hi > 0 && isfinite(hi) ? 1 / hi : 0;
+		r->hi = lo > 0 ? 1 / lo : INFINITY;
+	}
+	rc = 0;
+out:
+	free(ra);
+	free(rb);
+	return rc;
+}

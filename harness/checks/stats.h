@@ -39,4 +39,22 @@ double pb_t_pvalue(double t, double df);
 int pb_welch(const double *a, int na, const double *b, int nb,
 	     double *t, double *df, double *p);
 
+/*
+ * The ratio of b's mean to a's (b new, a the baseline) with its 95 %
+ * interval from Fieller's theorem (Kalibera & Jones, "Rigorous benchmarking
+ * in reasonable time", ISMM 2013) on Welch's degrees of freedom, and
+ * Welch's two-sided p.  rate=true: the ratio of harmonic means, computed on
+ * 1/x (time per op) and inverted.  hi is INFINITY (lo 0 or -INFINITY) when
+ * the baseline's mean is not bounded away from zero.  Returns 0, or -1
+ * when either n < 2 or a mean is 0.
+ */
+struct pb_ratio {
+	double	ratio;		/* mean(b) / mean(a) */
+	double	lo, hi;		/* 95 % interval of the ratio */
+	double	p, df;
+};
+
+int pb_ratio_test(const double *a, int na, const double *b, int nb, bool rate,
+		  struct pb_ratio *r);
+
 #endif

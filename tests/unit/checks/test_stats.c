@@ -373,6 +373,70 @@ static void test_welch_zero_variance(void **state)
 	NEAR(p, 1 - sqrt(3.0 / 5), 1e-12);
 }
 
+/*
+ * Fieller's interval of a ratio of means.  a = {9, 10, 11}, b = {19, 20, 21}:
+ * means 10 and 20, variances of the means 1/3 each, Welch df = 4,
+ * t95(4) = 2.776445.  qa = 100 - t^2/3 = 97.430451, disc = t^2 (400/3 +
+ * qa/3) = 1278.1707: the ratio 2 in [1.685802, 2.419690].
+ */
+static void test_ratio_fieller(void **state)
+{
+	const double a[] = { 9, 10, 11 }, b[] = { 19, 20, 21 };
+	const double x[] = { 5.0, 5.2, 4.9, 5.1, 5.3 }, y[] = { 5.4, 5.6, 5.1, 5.5 };
+	struct pb_ratio r;
+	double tq, ma, va, mb, vb;
+
+	(void)state;
+	assert_int_equal(pb_ratio_test(a, 3, b, 3, false, &r), 0);
+	NEAR(r.ratio, 2.0, 1e-12);
+	NEAR(r.df, 4.0, 1e-9);
+	NEAR(r.lo, 1.685802, 1e-5);
+	NEAR(r.hi, 2.419690, 1e-5);
+	assert_true(r.p < 0.001);
+	/* the bounds solve (mb - r ma)^2 = t^2 (vb + r^2 va) */
+	assert_int_equal(pb_ratio_test(x, 5, y, 4, false, &r), 0);
+	ma = pb_mean(x, 5);
+	mb = pb_mean(y, 4);
+	va = pb_stddev(x, 5) * pb_stddev(x, 5) / 5;
+	vb = pb_stddev(y, 4) * pb_stddev(y, 4) / 4;
+	tq = pb_t95(r.df);
+	NEAR(pow(mb - r.lo * ma, 2), tq * tq * (vb + r.lo * r.lo * va), 1e-9);
+	NEAR(pow(mb - r.hi * ma, 2), tq * tq * (vb + r.hi * r.hi * va), 1e-9);
+	assert_true(r.lo < r.ratio && r.ratio < r.hi);
+	/* the same figures as rates: the ratio of harmonic means, bounds inverted */
+	{
+		const double ar[] = { 1 / 9.0, 1 / 10.0, 1 / 11.0 };
+		const double br[] = { 1 / 19.0, 1 / 20.0, 1 / 21.0 };
+
+		assert_int_equal(pb_ratio_test(ar, 3, br, 3, true, &r), 0);
+		NEAR(r.ratio, 0.5, 1e-12);
+		NEAR(r.lo, 1 / 2.419690, 1e-5);
+		NEAR(r.hi, 1 / 1.685802, 1e-5);
+	}
+}
+
+/* No variance: a point; untestable sizes and zero means refused. */
+static void test_ratio_edges(void **state)
+{
+	const double a[] = { 4, 4, 4 }, b[] = { 5, 5 }, z[] = { 0, 0 }, n[] = { -1, 1 };
+	const double wide[] = { -1, 0.5, 3 };
+	struct pb_ratio r;
+
+	(void)state;
+	assert_int_equal(pb_ratio_test(a, 3, b, 2, false, &r), 0);
+	NEAR(r.ratio, 1.25, 1e-12);
+	NEAR(r.lo, 1.25, 1e-12);
+	NEAR(r.hi, 1.25, 1e-12);
+	NEAR(r.p, 0, 1e-12);
+	assert_int_equal(pb_ratio_test(a, 1, b, 2, false, &r), -1);
+	assert_int_equal(pb_ratio_test(z, 2, b, 2, false, &r), -1);
+	/* a rate of 0 or below has no reciprocal */
+	assert_int_equal(pb_ratio_test(n, 2, b, 2, true, &r), -1);
+	/* a baseline whose mean may be 0: no bound */
+	assert_int_equal(pb_ratio_test(wide, 3, b, 2, false, &r), 0);
+	assert_true(isinf(r.hi) && isinf(r.lo));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +453,8 @@ int main(void)
 		cmocka_unit_test(test_welch_udpping),
 		cmocka_unit_test(test_welch_unequal),
 		cmocka_unit_test(test_welch_zero_variance),
+		cmocka_unit_test(test_ratio_fieller),
+		cmocka_unit_test(test_ratio_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
