@@ -49,8 +49,15 @@ struct pb_mark {
 /* One job x placement x group: the pooled repeats. */
 struct pb_cell {
 	int			group;		/* index into pb_cmp.groups */
-	double			*v;
+	double			*v;		/* every metric repeat, pooled */
 	int			n, cap;
+	/*
+	 * One value per run (a job entry: one file's round), its repeats'
+	 * mean: the unit of independent evidence, and what is tested when
+	 * every cell of the table has two or more.
+	 */
+	double			*u;
+	int			nu, ucap;
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */
@@ -105,12 +112,24 @@ struct pb_cmp {
 	int		nr_skipped;
 };
 
+/*
+ * Does the table compare runs (every cell with values has two or more)?
+ * Then the runs' means are the values; else the repeats of a run are,
+ * whose interval leaves out the variation between runs.
+ */
+bool pb_cmp_between(const struct pb_table *t);
+/* The values of cell that are tested and shown (runs or repeats). */
+int pb_cmp_values(const struct pb_table *t, const struct pb_cell *cell, const double **v);
+
 /* What one cell says against its table's baseline. */
 struct pb_eval {
-	struct pb_summary	s;
+	struct pb_summary	s;		/* of pb_cmp_values() */
+	bool			between;	/* the values are runs (pb_cmp_between) */
 	bool			has_base;	/* a baseline with values (and not itself) */
 	bool			is_base;
 	double			change;		/* percent, NAN without a baseline */
+	double			ci_lo, ci_hi;	/* its 95 % interval (Fieller), percent; NAN
+						 * when untestable, +-INFINITY unbounded */
 	double			p;		/* NAN when untestable (n < 2) */
 	double			p_adj;		/* p adjusted for multiple tests, or p */
 	bool			significant;

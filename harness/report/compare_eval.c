@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare_eval.c - the statistics of a comparison: each cell against the baseline
- * (Welch's t-test, the noise floor), p-values adjusted over the report
- * (Benjamini-Hochberg).
+ * (the ratio of means with Fieller's interval, Welch's t-test, the noise
+ * floor) on the runs when every cell has several, else on the repeats;
+ * p-values adjusted over the report (Benjamini-Hochberg).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -53,55 +54,79 @@ const struct pb_cell *pb_cmp_base(const struct pb_cmp *c, const struct pb_table 
 	return NULL;
 }
 
-/*
- * Welch's test of cell against base.  For rates (harmonic means) on the
- * reciprocals, the scale their mean is taken on.  0, or -1 when untestable.
- */
-static int cell_welch(const struct pb_table *t, const struct pb_cell *base,
-		      const struct pb_cell *cell, double *p)
+bool pb_cmp_between(const struct pb_table *t)
 {
-	double tt, df, *ra, *rb;
-	int i, rc = -1;
+	bool any = false;
 
-	if (!t->rate)
-		return pb_welch(base->v, base->n, cell->v, cell->n, &tt, &df, p);
-	ra = malloc((size_t)(base->n + 1) * sizeof(*ra));
-	rb = malloc((size_t)(cell->n + 1) * sizeof(*rb));
-	for (i = 0; ra && rb && i < base->n; i++)
-		ra[i] = base->v[i] ? 1 / base->v[i] : 0;
-	for (i = 0; ra && rb && i < cell->n; i++)
-		rb[i] = cell->v[i] ? 1 / cell->v[i] : 0;
-	if (ra && rb)
-		rc = pb_welch(ra, base->n, rb, cell->n, &tt, &df, p);
-	free(ra);
-	free(rb);
-	return rc;
+	for (int i = 0; i < t->nr_cells; i++) {
+		if (!t->cells[i].n)
+			continue;
+		if (t->cells[i].nu < 2)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+int pb_cmp_values(const struct pb_table *t, const struct pb_cell *cell, const double **v)
+{
+	if (pb_cmp_between(t)) {
+		*v = cell->u;
+		return cell->nu;
+	}
+	*v = cell->v;
+	return cell->n;
+}
+
+/*
+ * cell against base: the ratio of their means with its interval and
+ * Welch's p, on the runs or on the repeats (pb_cmp_values).  For rates on
+ * the reciprocals, the scale their mean is taken on.  0, or -1 when
+ * untestable.
+ */
+static int cell_test(const struct pb_table *t, const struct pb_cell *base,
+		     const struct pb_cell *cell, struct pb_ratio *r)
+{
+	const double *a, *b;
+	int na = pb_cmp_values(t, base, &a), nb = pb_cmp_values(t, cell, &b);
+
+	return pb_ratio_test(a, na, b, nb, t->rate, r);
 }
 
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e)
 {
 	struct pb_summary bs;
+	struct pb_ratio rt;
+	const double *v;
+	int n;
 
 	memset(e, 0, sizeof(*e));
 	e->change = NAN;
+	e->ci_lo = e->ci_hi = NAN;
 	e->p = NAN;
 	e->p_adj = NAN;
 	e->verdict = "no-change";
 	if (!cell || !cell->n)
 		return;
-	pb_summarize(cell->v, cell->n, t->rate, &e->s);
+	e->between = pb_cmp_between(t);
+	n = pb_cmp_values(t, cell, &v);
+	pb_summarize(v, n, t->rate, &e->s);
 	if (cell == base) {
 		e->is_base = true;
 		e->verdict = "baseline";
 		return;
 	}
-	if (!base || pb_summarize(base->v, base->n, t->rate, &bs) || bs.mean == 0)
+	n = base ? pb_cmp_values(t, base, &v) : 0;
+	if (!base || pb_summarize(v, n, t->rate, &bs) || bs.mean == 0)
 		return;
 	e->has_base = true;
 	e->change = (e->s.mean - bs.mean) / fabs(bs.mean) * 100.0;
-	if (cell_welch(t, base, cell, &e->p))
-		e->p = NAN;
+	if (!cell_test(t, base, cell, &rt)) {
+		e->p = rt.p;
+		e->ci_lo = (rt.lo - 1) * 100.0;
+		e->ci_hi = isinf(rt.hi) ? INFINITY : (rt.hi - 1) * 100.0;
+	}
 	e->p_adj = cell->adjusted ? cell->p_adj : e->p;
 	e->significant = !isnan(e->p_adj) && e->p_adj < PB_CMP_ALPHA &&
 			 fabs(e->change) > min_change;
@@ -125,7 +150,7 @@ static int ptest_cmp(const void *a, const void *b)
 static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 {
 	struct ptest *v = NULL, *nv;
-	double p;
+	struct pb_ratio rt;
 	int i, j, n = 0, cap = 0;
 
 	for (i = 0; i < c->nr_tables; i++) {
@@ -135,7 +160,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 			struct pb_cell *cell = &c->t[i].cells[j];
 
 			cell->adjusted = false;
-			if (!base || cell == base || cell_welch(&c->t[i], base, cell, &p))
+			if (!base || cell == base || cell_test(&c->t[i], base, cell, &rt))
 				continue;
 			nv = pb_grow(v, n, &cap, sizeof(*v));
 			if (!nv) {
@@ -143,7 +168,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 				return -1;
 			}
 			v = nv;
-			v[n].p = p;
+			v[n].p = rt.p;
 			v[n++].cell = cell;
 		}
 	}

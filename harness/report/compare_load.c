@@ -249,6 +249,21 @@ static int add_value(struct pb_cell *cell, double v)
 	return 0;
 }
 
+/* The repeats v[from..n) of one run: their mean is one value of the cell's runs. */
+static int add_unit(const struct pb_table *t, struct pb_cell *cell, int from)
+{
+	double *nu = pb_grow(cell->u, cell->nu, &cell->ucap, sizeof(*nu));
+	struct pb_summary s;
+
+	if (!nu)
+		return -1;
+	cell->u = nu;
+	if (pb_summarize(cell->v + from, cell->n - from, t->rate, &s))
+		return 0;
+	cell->u[cell->nu++] = s.mean;
+	return 0;
+}
+
 static int add_figure(struct pb_cell *cell, const char *name, double v, double w)
 {
 	struct pb_cmp_figure *f;
@@ -458,6 +473,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	struct pb_cell *cell;
 	size_t i;
 	double w;
+	int from;
 
 	if (!t || !(cell = get_cell(t, group)))
 		return -1;
@@ -474,6 +490,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 		}
 		return 0;
 	}
+	from = cell->n;
 	json_array_foreach(reps, i, r) {
 		json_t *v = json_object_get(r, "value");
 
@@ -483,6 +500,8 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 		if (json_is_number(v) && add_value(cell, json_number_value(v)))
 			return -1;
 	}
+	if (cell->n > from && add_unit(t, cell, from))
+		return -1;
 	cell->interrupted |= part;
 	snprintf(cell->status, sizeof(cell->status), "%s", !cell->n ? "missing" :
 		 cell->interrupted ? "interrupted" : "ok");
@@ -800,6 +819,7 @@ void pb_cmp_free(struct pb_cmp *c)
 	for (i = 0; i < c->nr_tables; i++) {
 		for (j = 0; j < c->t[i].nr_cells; j++) {
 			free(c->t[i].cells[j].v);
+			free(c->t[i].cells[j].u);
 			free(c->t[i].cells[j].marks);
 			free(c->t[i].cells[j].figs);
 		}

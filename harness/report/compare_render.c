@@ -252,19 +252,32 @@ static int table_prec(const struct pb_table *t, int extra)
 	return d < 0 ? 0 : d > 6 ? 6 : d;
 }
 
-static char *p_text(double p)
+/* "p=0.012", or "q=0.048" when adjusted over the report (a BH q-value). */
+static char *p_text(double p, bool adjusted)
 {
+	const char *k = adjusted ? "q" : "p";
+
 	if (isnan(p))
-		return xprintf("p n/a");
+		return xprintf("%s n/a", k);
 	if (p < 0.001)
-		return xprintf("p<0.001");
-	return xprintf("p=%.3f", p);
+		return xprintf("%s<0.001", k);
+	return xprintf("%s=%.3f", k, p);
+}
+
+/* "[+0.90, +2.50]": the change's 95 % interval, "[-inf, +inf]" unbounded. */
+static char *ci_text(const struct pb_eval *e)
+{
+	if (isnan(e->ci_lo))
+		return strdup("");
+	if (isinf(e->ci_hi) || isinf(e->ci_lo))
+		return xprintf(" [%+.1f, +inf]", isinf(e->ci_lo) ? -100.0 : e->ci_lo);
+	return xprintf(" [%+.1f, %+.1f]", e->ci_lo, e->ci_hi);
 }
 
 static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 			 const struct pb_eval *e)
 {
-	char *p, *s;
+	char *p, *s, *ci;
 
 	const char *note = cell && cell->interrupted ? " (interrupted)" : "";
 
@@ -280,16 +293,20 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 		return xprintf("base%s", note);
 	if (!e->has_base)
 		return xprintf("—%s", note);
-	p = p_text(e->p_adj);
-	if (!p)
+	p = p_text(e->p_adj, !r->o->no_correction);
+	ci = ci_text(e);
+	if (!p || !ci) {
+		free(p);
+		free(ci);
 		return NULL;
+	}
 	if (e->significant)
-		s = xprintf(r->md ? "**%+.2f%% %s** (%s)%s" : "%+.2f%% %s (%s)%s", e->change,
-			    e->verdict, p, note);
+		s = xprintf(r->md ? "**%+.2f%%%s %s %s**%s" : "%+.2f%%%s %s %s%s", e->change,
+			    ci, p, e->verdict, note);
 	else
-		s = r->md ? xprintf("%+.2f%% (%s)%s", e->change, p, note) :
-			    xprintf("%+.2f%%%s", e->change, note);
+		s = xprintf("%+.2f%%%s %s%s", e->change, ci, p, note);
 	free(p);
+	free(ci);
 	return s;
 }
 
@@ -315,18 +332,21 @@ static void fill_row(const struct rctx *r, const struct pb_table *t, struct grid
 {
 	const struct pb_cell *cell = pb_cmp_cell(t, g);
 	char **row = grid_row(gr);
+	const double *v = NULL;
 	struct pb_eval e;
-	int i, col = 0;
+	int i, n = 0, col = 0;
 
 	if (!row)
 		return;
 	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+	if (cell)
+		n = pb_cmp_values(t, cell, &v);
 	row[col++] = label_text(r->c, g, cell);
 	if (compact)
-		row[col++] = cell && cell->n ? xprintf("%d", cell->n) : strdup("—");
+		row[col++] = cell && cell->n ? xprintf("%d", n) : strdup("—");
 	for (i = 0; !compact && i < ntests; i++, col++)
-		if (cell && i < cell->n)
-			row[col] = xprintf("%.*f", prec, cell->v[i]);
+		if (cell && i < n)
+			row[col] = xprintf("%.*f", prec, v[i]);
 	if (cell && cell->n) {
 		row[col++] = xprintf("%.*f", aprec, e.s.mean);
 		row[col++] = xprintf("%.*f", prec, e.s.stddev);
@@ -337,21 +357,33 @@ static void fill_row(const struct rctx *r, const struct pb_table *t, struct grid
 	row[col] = change_text(r, cell, &e);
 }
 
+/* The most values a cell of t shows (runs or repeats). */
+static int table_maxn(const struct pb_table *t)
+{
+	const double *v;
+	int i, n, maxn = 0;
+
+	for (i = 0; i < t->nr_cells; i++) {
+		n = pb_cmp_values(t, &t->cells[i], &v);
+		maxn = n > maxn ? n : maxn;
+	}
+	return maxn;
+}
+
 static void build_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr,
 		       bool compact)
 {
 	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
-	int i, ntests = 0, prec = table_prec(t, 0), aprec = table_prec(t, 2);
+	int i, ntests = table_maxn(t), prec = table_prec(t, 0), aprec = table_prec(t, 2);
+	bool runs = pb_cmp_between(t);
 	char head[24];
 
-	for (i = 0; i < t->nr_cells; i++)
-		ntests = t->cells[i].n > ntests ? t->cells[i].n : ntests;
 	grid_col(gr, r->c->by == PB_GROUP_HOST ? "Host" : r->c->by == PB_GROUP_PEER ?
 		 "Peer" : "Kernel", false);
 	if (compact)
-		grid_col(gr, "n", true);
+		grid_col(gr, runs ? "runs" : "n", true);
 	for (i = 0; !compact && i < ntests; i++) {
-		snprintf(head, sizeof(head), "Test %d", i + 1);
+		snprintf(head, sizeof(head), runs ? "Run %d" : "Test %d", i + 1);
 		grid_col(gr, head, true);
 	}
 	grid_col(gr, "Average", true);
@@ -364,11 +396,7 @@ static void build_grid(const struct rctx *r, const struct pb_table *t, struct gr
 /* The table, Test columns only when they fit in PB_CMP_WIDTH (and n <= 8). */
 static void table_grid(struct rctx *r, const struct pb_table *t, struct grid *gr)
 {
-	int i, maxn = 0;
-
-	for (i = 0; i < t->nr_cells; i++)
-		maxn = t->cells[i].n > maxn ? t->cells[i].n : maxn;
-	if (maxn <= 8) {
+	if (table_maxn(t) <= 8) {
 		build_grid(r, t, gr, false);
 		if (r->md || grid_width(gr) <= PB_CMP_WIDTH)
 			return;
@@ -600,13 +628,16 @@ static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
 	csv_field(f, t->higher ? "higher" : "lower", false);
 	csv_field(f, r->c->groups[g], false);
 	csv_field(f, cell ? cell->status : "missing", false);
-	fprintf(f, "%d,", cell ? cell->n : 0);
+	fprintf(f, "%d,%d,%s,", cell ? cell->n : 0, cell ? cell->nu : 0,
+		e.between ? "runs" : "repeats");
 	csv_num(f, e.s.mean, has);
 	csv_num(f, e.s.stddev, has);
 	csv_num(f, e.s.ci_lo, has);
 	csv_num(f, e.s.ci_hi, has);
 	csv_field(f, base ? r->c->groups[base->group] : "", false);
 	csv_num(f, e.change, e.has_base);
+	csv_num(f, e.ci_lo, e.has_base && isfinite(e.ci_lo));
+	csv_num(f, e.ci_hi, e.has_base && isfinite(e.ci_hi));
 	csv_num(f, e.p, e.has_base);
 	csv_num(f, e.p_adj, e.has_base);
 	fprintf(f, "%s,", e.significant ? "true" : "false");
@@ -668,7 +699,12 @@ static void json_row(const struct rctx *r, const struct pb_table *t, int g)
 		      "ci95", jnum(e.s.ci_lo, has), jnum(e.s.ci_hi, has));
 	if (!o)
 		return;
+	json_object_set_new(o, "runs", json_integer(cell ? cell->nu : 0));
+	json_object_set_new(o, "tested", json_string(e.between ? "runs" : "repeats"));
 	json_object_set_new(o, "change", jnum(e.change, e.has_base));
+	json_object_set_new(o, "change_ci95", e.has_base && !isnan(e.ci_lo) ?
+			    json_pack("[oo]", jnum(e.ci_lo, isfinite(e.ci_lo)),
+				      jnum(e.ci_hi, isfinite(e.ci_hi))) : json_null());
 	json_object_set_new(o, "p", jnum(e.p, e.has_base));
 	json_object_set_new(o, "p_adj", jnum(e.p_adj, e.has_base));
 	json_object_set_new(o, "significant", json_boolean(e.significant));
@@ -693,6 +729,40 @@ static int count_regressions(const struct rctx *r, const struct pb_table *t)
 	return n;
 }
 
+/*
+ * What the values are: runs (a round of a file, or a file) when every
+ * label has two or more, else the repeats of one run, whose interval
+ * leaves out the variation between runs, the larger part on most machines.
+ */
+static void print_units_note(const struct rctx *r)
+{
+	int i, within = 0, tested = 0;
+	char line[200];
+
+	for (i = 0; i < r->c->nr_tables; i++) {
+		const struct pb_table *t = &r->c->t[i];
+		int k, n = 0;
+
+		for (k = 0; k < t->nr_cells; k++)
+			n += t->cells[k].n > 0;
+		if (n < 2)
+			continue;
+		tested++;
+		within += !pb_cmp_between(t);
+	}
+	if (!tested)
+		return;
+	if (!within) {
+		put_line(r, "Tested on runs: each value is one run's mean (a round, or a file).");
+		return;
+	}
+	snprintf(line, sizeof(line), "%s%d of %d tables tested on the repeats of single runs: "
+		 "their intervals leave out", within == tested ? "" : "Note: ", within, tested);
+	put_line(r, line);
+	put_line(r, "the variation between runs; for that, two or more runs per label "
+		 "(rounds=N, or more files).");
+}
+
 static void print_header(const struct rctx *r)
 {
 	const char *by = r->c->by == PB_GROUP_HOST ? "host" : r->c->by == PB_GROUP_PEER ?
@@ -704,16 +774,18 @@ static void print_header(const struct rctx *r)
 		 r->c->nr_groups, by, r->c->nr_groups == 1 ? "" : "s",
 		 r->base_group >= 0 ? r->c->groups[r->base_group] : "the first row");
 	put_line(r, line);
-	snprintf(line, sizeof(line), "Significant: Welch's t-test p < %.2f and |change| > %.2g %%;",
-		 PB_CMP_ALPHA, r->o->min_change);
+	put_line(r, "Change: the ratio of means with its 95 % interval [lo, hi] (Fieller);");
+	snprintf(line, sizeof(line), "significant: %s < %.2f and |change| > %.2g %%;",
+		 r->o->no_correction ? "Welch's t-test p" : "q", PB_CMP_ALPHA, r->o->min_change);
 	put_line(r, line);
 	if (r->o->no_correction)
 		snprintf(line, sizeof(line), "p as tested, cell by cell (%d comparisons).",
 			 r->c->nr_tests);
 	else
-		snprintf(line, sizeof(line), "p adjusted for the %d comparisons of this report "
-			 "(Benjamini-Hochberg).", r->c->nr_tests);
+		snprintf(line, sizeof(line), "q: Welch's p adjusted for the %d comparisons of "
+			 "this report (Benjamini-Hochberg).", r->c->nr_tests);
 	put_line(r, line);
+	print_units_note(r);
 	fputc('\n', r->f);
 }
 
@@ -748,8 +820,9 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	if (o->format == PB_FMT_JSON)
 		r.json = json_array();
 	if (o->format == PB_FMT_CSV)
-		fputs("job,placement,metric,unit,better,label,status,n,mean,stddev,ci95_lo,"
-		      "ci95_hi,baseline,change_pct,p,p_adj,significant,verdict,anomalies\n", out);
+		fputs("job,placement,metric,unit,better,label,status,n,runs,tested,mean,stddev,"
+		      "ci95_lo,ci95_hi,baseline,change_pct,change_ci95_lo,change_ci95_hi,p,p_adj,"
+		      "significant,verdict,anomalies\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
 	for (i = 0; i < c->nr_tables; i++) {

@@ -34,6 +34,17 @@ static void path_in(char *buf, size_t len, const char *name)
 	snprintf(buf, len, "%s/%s", tmpdir, name);
 }
 
+/* A path in the test folder, valid until the 8th call after. */
+static char *tmpdir_file(const char *name)
+{
+	static char bufs[8][512];
+	static int k;
+
+	k = (k + 1) % 8;
+	path_in(bufs[k], sizeof(bufs[k]), name);
+	return bufs[k];
+}
+
 static void gen(const struct gen_spec *s, const char *name)
 {
 	char path[512], err[640];
@@ -580,6 +591,135 @@ static void test_trust_shift(void **state)
 	}
 }
 
+/* ---- runs as the units ---- */
+
+/*
+ * runs files per label, each with the fraction off[i] added: runs that
+ * differ from one another by more than their repeats do, the usual case
+ * between invocations (and boots) on a real machine.
+ */
+static void gen_runs(const char *label, uint64_t seed, const double *off, int runs,
+		     double shift)
+{
+	struct gen_spec s;
+	char name[64];
+
+	for (int i = 0; i < runs; i++) {
+		gen_defaults(&s);
+		s.jobs = 1;
+		s.placements = 1;
+		s.label = label;
+		s.seed = seed + (uint64_t)i;
+		s.shift = shift + off[i];
+		snprintf(name, sizeof(name), "runs-%s-%d.json", label, i);
+		gen(&s, name);
+	}
+}
+
+static void load_runs(struct pb_cmp *c, const char *label, int runs)
+{
+	char name[64];
+
+	for (int i = 0; i < runs; i++) {
+		snprintf(name, sizeof(name), "runs-%s-%d.json", label, i);
+		load(c, name);
+	}
+}
+
+/*
+ * Runs 4 % apart and repeats 1 % apart: tested on the runs, a 1.5 % change
+ * is within the noise, and its interval (from the runs' variance) is wider
+ * than what one run per label, tested on its repeats, would claim.
+ */
+static void test_runs_are_units(void **state)
+{
+	const double off[] = { 0, 0.04, -0.04 };
+	const struct pb_table *t;
+	struct pb_cmp c = { 0 };
+	struct pb_eval e, one;
+	char *out;
+
+	(void)state;
+	gen_runs("A", 500, off, 3, 0);
+	gen_runs("B", 600, off, 3, 0.015);
+	load_runs(&c, "A", 3);
+	load_runs(&c, "B", 3);
+	pb_cmp_order(&c, true);
+	t = table(&c, "pingpong", "same-cpu");
+	assert_true(pb_cmp_between(t));
+	assert_int_equal(pb_cmp_cell(t, 0)->nu, 3);
+	assert_int_equal(pb_cmp_cell(t, 0)->n, 12);
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &e);
+	assert_true(e.between);
+	assert_int_equal(e.s.n, 3);
+	assert_true(e.change > 0.5 && e.change < 2.5);
+	assert_true(e.ci_lo < 0 && e.ci_hi > e.change);
+	assert_false(e.significant);
+	pb_cmp_free(&c);
+	memset(&c, 0, sizeof(c));
+	load(&c, "runs-A-1.json");
+	load(&c, "runs-B-1.json");
+	pb_cmp_order(&c, true);
+	t = table(&c, "pingpong", "same-cpu");
+	assert_false(pb_cmp_between(t));
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &one);
+	assert_false(one.between);
+	assert_int_equal(one.s.n, 4);
+	assert_true(one.ci_hi - one.ci_lo < e.ci_hi - e.ci_lo);
+	pb_cmp_free(&c);
+	/* the text says what was tested, and the table shows the runs */
+	assert_int_equal(run_cmd(cmd_compare, &out, 7, "compare", "--baseline", "A",
+				 tmpdir_file("runs-A-0.json"), tmpdir_file("runs-A-1.json"),
+				 tmpdir_file("runs-A-2.json"), tmpdir_file("runs-B-0.json")), 0);
+	assert_non_null(strstr(out, "tested on the repeats of single runs"));
+	free(out);
+}
+
+/* Label B's runs (offsets off, shifted) against A's 3 runs: is it significant? */
+static bool runs_flagged(uint64_t seed, const double *off, double shift, double *ci_lo)
+{
+	struct pb_cmp c = { 0 };
+	const struct pb_table *t;
+	struct pb_eval e;
+
+	gen_runs("B", seed, off, 3, shift);
+	load_runs(&c, "A", 3);
+	load_runs(&c, "B", 3);
+	pb_cmp_order(&c, true);
+	t = table(&c, "pingpong", "same-cpu");
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &e);
+	pb_cmp_free(&c);
+	*ci_lo = e.ci_lo;
+	return e.significant;
+}
+
+/*
+ * The A/A false-alarm rate and the power, with runs as the units: 3 runs a
+ * label, runs 2 % apart (CV between runs), repeats 1 %.  Over 100 A/A pairs
+ * at most 8 flag (5 % expected); a 10 % change is found in every pair.
+ */
+static void test_runs_trust(void **state)
+{
+	int aa = 0, found = 0;
+	double lo;
+
+	(void)state;
+	for (int pair = 0; pair < 100; pair++) {
+		double off[3];
+
+		for (int k = 0; k < 3; k++)
+			off[k] = 0.02 * ((double)((pair * 7 + k * 13) % 11) / 5.0 - 1);
+		gen_runs("A", 3000 + 10 * (uint64_t)pair, off, 3, 0);
+		off[0] = -off[0];
+		aa += runs_flagged(5000 + 10 * (uint64_t)pair, off, 0, &lo);
+		found += runs_flagged(5000 + 10 * (uint64_t)pair, off, 0.10, &lo) && lo > 0;
+	}
+	printf("# runs as units: A/A %d of 100 pairs flagged; a 10 %% change found in %d of 100\n",
+	       aa, found);
+	assert_true(aa <= 8);
+	assert_int_equal(found, 100);
+}
+
 /* ---- golden outputs ---- */
 
 /* The fixture set of the golden files; tests/e2e/compare.sh makes the same. */
@@ -923,6 +1063,8 @@ int main(void)
 		cmocka_unit_test(test_json_format),
 		cmocka_unit_test(test_trust_aa),
 		cmocka_unit_test(test_trust_shift),
+		cmocka_unit_test(test_runs_are_units),
+		cmocka_unit_test(test_runs_trust),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_plot),
