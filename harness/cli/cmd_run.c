@@ -38,6 +38,8 @@ struct run_opts {
 	bool		wait;		/* for CPUs another pinbench is measuring */
 	const char	*label;
 	const char	*topology;
+	const char	*seed;		/* --seed, or NULL: one is drawn */
+	unsigned long	seed_value;
 	struct pb_kv	*over;
 	int		nr_over;
 	char		*cmdline;
@@ -51,6 +53,10 @@ static const char run_help[] =
 "  -o, --output DIR       results folder (default results/); files go to\n"
 "                         DIR/<label>/<UTC timestamp>-<job file>.json\n"
 "      --format text|json what goes to stdout (default text)\n"
+"      --rounds N         override rounds=: run the job file N times, round 1 of\n"
+"                         every job and placement, then round 2, ..., each\n"
+"                         round in an order shuffled with the run's seed\n"
+"      --seed N           the seed of that shuffle (default: drawn, and saved)\n"
 "      --repeats N        override repeats= of every job\n"
 "      --duration SEC     override duration= (seconds per repeat, may be fractional)\n"
 "      --warmup SEC       override warmup=\n"
@@ -168,12 +174,30 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 	return PB_OPTS_OK;
 }
 
+/* --seed: 0 and *seed set, or -1 when it is not a number 0..2^32-1. */
+static int seed_parse(const char *s, unsigned long *seed)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno || v > 0xffffffffULL)
+		return -1;
+	*seed = (unsigned long)v;
+	return 0;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
 	const struct pb_opt t[] = {
 		{ "output", 'o', true, NULL, &o->outdir, NULL },
 		{ "format", 0, true, NULL, NULL, opt_format },
+		{ "rounds", 0, true, NULL, NULL, opt_over },
+		{ "seed", 0, true, NULL, &o->seed, NULL },
 		{ "repeats", 0, true, NULL, NULL, opt_over },
 		{ "duration", 0, true, NULL, NULL, opt_over },
 		{ "warmup", 0, true, NULL, NULL, opt_over },
@@ -208,6 +232,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
 		return 2;
 	default:
+		return 2;
+	}
+	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
+			0xffffffffUL;
+	if (o->seed && seed_parse(o->seed, &o->seed_value)) {
+		fprintf(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
+			cmd, o->seed);
 		return 2;
 	}
 	if (pb_label_check(o->label, err, sizeof(err))) {
@@ -576,8 +607,11 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		const struct pb_job *j = &js->jobs[i];
 		char reason[256];
 
-		fprintf(f, "%s (%s): %d x %g s%s\n", j->name, j->bench->name, j->repeats,
+		fprintf(f, "%s (%s): %d x %g s%s", j->name, j->bench->name, j->repeats,
 			j->duration, j->threads ? ", threads" : "");
+		if (j->rounds > 1)
+			fprintf(f, ", %d rounds (shuffled)", j->rounds);
+		fputc('\n', f);
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
 			const char *pl = j->nr_placements ? j->placements[p] : NULL;
 			int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
@@ -677,6 +711,10 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
 		return;
 	if (done < 0)
 		fprintf(stderr, "\r\033[K");
+	else if (pg->rounds > 1)
+		fprintf(stderr, "\r\033[Kround %d of %d, job %d of %d: %s %s: window %d of %d",
+			pg->round, pg->rounds, pg->job, pg->jobs, job, pl,
+			done < total ? done + 1 : total, total);
 	else
 		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d", pg->job,
 			pg->jobs, job, pl, done < total ? done + 1 : total, total);
@@ -779,6 +817,141 @@ static bool run_cut(const struct pb_run *run)
 	return false;
 }
 
+/* One job at one placement: a cell of the plan. */
+struct cell {
+	int	job, pl;
+};
+
+/*
+ * Every job x placement in file order into *cells (to free; NULL when out
+ * of memory); returns the rounds of the run: the most any job takes part in.
+ */
+static int plan_rounds(const struct pb_jobset *js, struct cell **cells, int *nr)
+{
+	int n = 0, rounds = 1;
+
+	for (int i = 0; i < js->nr; i++)
+		n += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
+	*nr = 0;
+	*cells = calloc(n ? n : 1, sizeof(**cells));
+	if (!*cells)
+		return 1;
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++)
+			(*cells)[(*nr)++] = (struct cell){ i, p };
+		if (j->rounds > rounds)
+			rounds = j->rounds;
+	}
+	return rounds;
+}
+
+/* splitmix64: a small, good generator whose whole state is the seed. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/*
+ * The cells of round `round` (those of jobs with rounds >= round) into
+ * order[]: in file order with one round, shuffled (Fisher-Yates) with
+ * more, so that a slow drift of the machine spreads over every cell.
+ */
+static int round_order(const struct pb_jobset *js, const struct cell *cells, int nr,
+		       int round, int rounds, uint64_t *rng, struct cell *order)
+{
+	int n = 0;
+
+	for (int c = 0; c < nr; c++)
+		if (js->jobs[cells[c].job].rounds >= round)
+			order[n++] = cells[c];
+	for (int i = n - 1; rounds > 1 && i > 0; i--) {
+		int k = (int)(rng_next(rng) % (uint64_t)(i + 1));
+		struct cell tmp = order[i];
+
+		order[i] = order[k];
+		order[k] = tmp;
+	}
+	return n;
+}
+
+/* --dry-run with rounds: the order each round will run in, from the seed. */
+static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
+{
+	struct cell *cells, *order;
+	uint64_t rng = seed;
+	int nr, rounds = plan_rounds(js, &cells, &nr);
+
+	order = calloc(nr ? nr : 1, sizeof(*order));
+	if (rounds > 1 && cells && order) {
+		fprintf(f, "order (seed %lu):\n", seed);
+		for (int r = 1; r <= rounds; r++) {
+			int n = round_order(js, cells, nr, r, rounds, &rng, order);
+
+			fprintf(f, "  round %d:", r);
+			for (int k = 0; k < n; k++) {
+				const struct pb_job *j = &js->jobs[order[k].job];
+
+				fprintf(f, " %s/%s", j->name,
+					j->nr_placements ? j->placements[order[k].pl] : "cpus");
+			}
+			fputc('\n', f);
+		}
+	}
+	free(cells);
+	free(order);
+}
+
+/* How many cells of order[k]'s job end at k (in one round they run in a row). */
+static int count_job(const struct cell *order, int k)
+{
+	int n = 1;
+
+	while (k - n >= 0 && order[k - n].job == order[k].job)
+		n++;
+	return n;
+}
+
+static int result_order(const void *a, const void *b)
+{
+	const struct pb_result *x = a, *y = b;
+	int c;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	c = strcmp(x->placement, y->placement);
+	return c ? c : x->round - y->round;
+}
+
+/* The tables of results [from, to), in job order (a shuffled round too). */
+static void print_results(const struct run_opts *o, const struct pb_run *run, int from,
+			  int to)
+{
+	struct pb_run view = *run;
+	struct pb_result *sel;
+
+	if (o->quiet || o->json || to <= from)
+		return;
+	sel = malloc((size_t)(to - from) * sizeof(*sel));
+	if (!sel)
+		return;
+	memcpy(sel, run->results + from, (size_t)(to - from) * sizeof(*sel));
+	if (run->rounds > 1) {
+		qsort(sel, (size_t)(to - from), sizeof(*sel), result_order);
+		printf("\nround %d of %d\n", sel[0].round, run->rounds);
+	}
+	view.results = sel;
+	view.nr = to - from;
+	pb_run_print_text(&view, stdout);
+	fflush(stdout);
+	free(sel);
+}
+
 /*
  * Run every job of one job file (or the ad-hoc job), saving the result
  * file after each; returns 0, 1 or 2.
@@ -791,8 +964,10 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			      .cmdline = o->cmdline, .topo = t };
 	char path[PATH_MAX], base[128], said[64][96], last_err[sizeof(((struct saver *)0)->err)];
 	struct saver sv;
+	struct cell *cells = NULL, *order = NULL;
+	uint64_t rng = o->seed_value;
 	char *text = NULL;
-	int nsaid = 0, failed = 0, rc;
+	int nsaid = 0, failed = 0, rc, nr_cells = 0;
 
 	if (!evl)
 		return 2;
@@ -805,13 +980,16 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	rc = check_jobs(js, evl);
 	if (rc)
 		goto out;
-	for (int i = 0; i < js->nr; i++)
-		run.planned += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
-	run.results = calloc(run.planned, sizeof(*run.results));
-	if (!run.results) {
+	run.rounds = plan_rounds(js, &cells, &nr_cells);
+	for (int c = 0; c < nr_cells; c++)
+		run.planned += js->jobs[cells[c].job].rounds;
+	run.results = calloc(run.planned ? run.planned : 1, sizeof(*run.results));
+	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
+	if (!run.results || !order || !cells) {
 		rc = 2;
 		goto out;
 	}
+	run.seed = o->seed_value;
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
@@ -819,17 +997,20 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	saver_init(&sv, o, run.started, base);
 	*last_err = 0;
 	run_begin(&run, js);
-	for (int i = 0; i < js->nr && !pb_interrupted; i++) {
-		const struct pb_job *j = &js->jobs[i];
-		int np = j->nr_placements ? j->nr_placements : 1, from = run.nr;
+	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
+		int n = round_order(js, cells, nr_cells, round, run.rounds, &rng, order);
+		int from = run.nr;
 
-		for (int p = 0; p < np && !pb_interrupted; p++) {
+		for (int k = 0; k < n && !pb_interrupted; k++) {
+			const struct pb_job *j = &js->jobs[order[k].job];
 			struct pb_result *r = &run.results[run.nr++];
 			struct pb_progress pg = { .show = o->quiet ? NULL : show_progress,
-						  .job = run.nr, .jobs = run.planned };
+						  .job = run.nr, .jobs = run.planned,
+						  .round = round, .rounds = run.rounds };
 
-			run_one(o, t, j, j->nr_placements ? j->placements[p] : NULL,
-				&evl[i], &run.nominal, &pg, r);
+			run_one(o, t, j, j->nr_placements ? j->placements[order[k].pl] : NULL,
+				&evl[order[k].job], &run.nominal, &pg, r);
+			r->round = run.rounds > 1 ? round : 0;
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
 			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
@@ -837,20 +1018,19 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 				fprintf(stderr, "pinbench: %s\n", sv.err);
 				snprintf(last_err, sizeof(last_err), "%s", sv.err);
 			}
+			/* one round: each job's table once its placements are done */
+			if (run.rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job))
+				print_results(o, &run, run.nr - count_job(order, k), run.nr);
 		}
-		if (!o->quiet && !o->json) {
-			struct pb_run view = run;
-
-			view.results += from;
-			view.nr = run.nr - from;
-			pb_run_print_text(&view, stdout);
-			fflush(stdout);
-		}
+		if (run.rounds > 1)
+			print_results(o, &run, from, run.nr);
 	}
 	run_end(&run);
 	iso_now(run.finished, sizeof(run.finished), "%Y-%m-%dT%H:%M:%SZ");
 	if (!o->quiet && !o->json) {
 		pb_run_print_sweeps(&run, stdout);
+		if (run.rounds > 1)
+			pb_run_print_rounds(&run, stdout);
 		print_run_anomalies(&run, stdout);
 	}
 	rc = failed;
@@ -874,6 +1054,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	}
 out:
 	free(text);
+	free(cells);
+	free(order);
 	for (int i = 0; i < run.nr; i++)
 		pb_result_free(&run.results[i]);
 	free(run.results);
@@ -929,8 +1111,10 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 	if (rc)
 		goto out;
 	if (o->dry_run) {
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			print_plan(t, &sets[i], stdout);
+			print_order(&sets[i], o->seed_value, stdout);
+		}
 		goto out;
 	}
 	install_signals();

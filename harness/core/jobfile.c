@@ -60,6 +60,7 @@ const struct pb_bench *const *pb_jobfile_benches = pb_benches;
 
 /* The parsed common keys (pb_common_keys[].off points in here). */
 struct common {
+	long	rounds;
 	long	repeats;
 	double	warmup;
 	double	duration;
@@ -83,6 +84,10 @@ const struct pb_key pb_common_keys[] = {
 	{ .name = "cpus", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
 	  .help = "explicit CPUs, one per role instance in role order"
 		  " (\"0,1\", \"0-3\"); replaces placement" },
+	{ .name = "rounds", .type = PB_T_INT, .def = "1", 1, 1000,
+	  .help = "executions of the job file: round 1 of every job and placement, then"
+		  " round 2, ..., each in fresh processes, in an order shuffled per round",
+	  .off = offsetof(struct common, rounds) },
 	{ .name = "repeats", .type = PB_T_INT, .def = "4", 1, 1000,
 	  .help = "measurements per placement",
 	  .off = offsetof(struct common, repeats) },
@@ -974,6 +979,7 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 		if (k && parse_common_kv(j, k, &j->kv[i], &cm, err, len))
 			return -1;
 	}
+	j->rounds = (int)cm.rounds;
 	j->repeats = (int)cm.repeats;
 	j->warmup = cm.warmup;
 	j->duration = cm.duration;

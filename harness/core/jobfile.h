@@ -44,6 +44,7 @@ struct pb_job {
 	int			nr_placements;		/* 0 when cpus= is given */
 	int			*cpus;			/* cpus=A,B: one per role instance, role order */
 	int			nr_cpus;
+	int			rounds;			/* executions of the job file it takes part in */
 	int			repeats;
 	double			warmup;			/* s */
 	double			duration;		/* s per repeat (when loops == 0) */

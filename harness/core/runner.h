@@ -76,6 +76,7 @@ struct pb_rep {
 
 struct pb_result {
 	const struct pb_job	*job;
+	int			round;		/* 1-based: which execution of the job file */
 	char			placement[32];	/* "cpus" when cpus= was given */
 	enum pb_status		status;
 	char			reason[PB_ERR_MAX];
@@ -110,6 +111,7 @@ struct pb_progress {
 	void	(*show)(const struct pb_progress *pg, const char *job, const char *placement,
 			int done, int total);
 	int	job, jobs;	/* "job N of M" */
+	int	round, rounds;	/* "round N of M" (rounds > 1) */
 };
 
 /*

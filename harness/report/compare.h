@@ -150,7 +150,7 @@ struct pb_cmp_opts {
  * Results whose workload keys differ (size=1 against size=64) measure
  * different things: -1 with err naming the job, the key, both values and
  * the groups, for the first such table, unless the key is in allow
- * ("size,pattern").  The run-length keys (repeats, duration, warmup,
+ * ("size,pattern").  The run-length keys (rounds, repeats, duration, warmup,
  * loops, timeout), the counting keys (events, counters, counting) and
  * where it ran (placement, cpus, peer, peer_cpu) may differ.
  */

@@ -401,7 +401,7 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
-		"repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
+		"rounds", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
 		"counting", "placement", "cpus", "peer", "peer_cpu",
 	};
 

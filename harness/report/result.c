@@ -278,6 +278,7 @@ json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 		"anomalies", pb_anomalies_json(&r->anomalies),
 		"wall_s", r->wall_s);
 	json_object_set_new(o, "clock", clk);
+	json_object_set_new(o, "round", json_integer(r->round > 0 ? r->round : 1));
 	loss_json(r, -1, o);
 	if (r->job->bench->shape == PB_SHAPE_WORKERS &&
 	    (r->status == PB_OK || r->status == PB_INTERRUPTED)) {
@@ -317,6 +318,9 @@ json_t *pb_run_json(const struct pb_run *run)
 		      "anomalies", pb_anomalies_json(&run->anomalies));
 	json_object_set_new(o, "finished", jstr_or_null(run->finished));
 	json_object_set_new(o, "jobs_planned", json_integer(run->planned));
+	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));
+	json_object_set_new(o, "seed", run->rounds > 1 ? json_integer((json_int_t)run->seed) :
+			    json_null());
 	if (run->obs_cpu >= 0)
 		json_object_set_new(o, "observer", json_pack("{s:i, s:i, s:o, s:o}",
 			"cpu", run->obs_cpu, "calls", PB_OBSERVER_CALLS,

@@ -20,6 +20,8 @@ struct pb_run {
 	char			started[32];	/* ISO-8601 UTC */
 	char			finished[32];	/* ISO-8601 UTC, "" while running */
 	int			planned;	/* results the run will have when done */
+	int			rounds;		/* executions of the job file (rounds=) */
+	unsigned long		seed;		/* of the order's shuffle */
 	const struct pb_topo	*topo;
 	json_t			*environment;	/* or NULL */
 	struct pb_nominal	nominal;
@@ -42,5 +44,7 @@ json_t *pb_host_json(const struct pb_topo *t);
 void pb_run_print_text(const struct pb_run *run, FILE *f);
 /* Scaling tables of sweep jobs ("SECTION/threads=N"): value, per-instance min/max, efficiency. */
 void pb_run_print_sweeps(const struct pb_run *run, FILE *f);
+/* rounds > 1: per job and placement, the rounds' means summarised. */
+void pb_run_print_rounds(const struct pb_run *run, FILE *f);
 
 #endif

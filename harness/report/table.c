@@ -353,3 +353,79 @@ void pb_run_print_text(const struct pb_run *run, FILE *f)
 		from = i;
 	}
 }
+
+/*
+ * rounds > 1: per job and placement, each round's mean is one value (an
+ * execution, the unit of independent evidence); their mean, CV and 95 %
+ * interval.
+ */
+static int placement_index(const struct pb_result *r)
+{
+	for (int p = 0; p < r->job->nr_placements; p++)
+		if (!strcmp(r->job->placements[p], r->placement))
+			return p;
+	return 0;
+}
+
+/* Job file order: the jobs are one array; placements in the job's order. */
+static int cell_order(const void *a, const void *b)
+{
+	const struct pb_result *x = *(const struct pb_result *const *)a;
+	const struct pb_result *y = *(const struct pb_result *const *)b;
+
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return placement_index(x) - placement_index(y);
+}
+
+void pb_run_print_rounds(const struct pb_run *run, FILE *f)
+{
+	double *v = malloc((size_t)(run->rounds > 0 ? run->rounds : 1) * sizeof(*v));
+	bool *done = calloc(run->nr ? run->nr : 1, sizeof(*done));
+	const struct pb_result **first = calloc(run->nr ? run->nr : 1, sizeof(*first));
+	int nf = 0;
+
+	if (!v || !done || !first)
+		goto out;
+	fprintf(f, "\nbetween rounds: each round's mean is one value; their mean, CV and 95 %% "
+		"interval\n%-24s %-13s %6s %12s %8s  %s\n", "Job", "Placement", "Rounds",
+		"Mean", "CV", "95 % CI");
+	for (int i = 0; i < run->nr; i++) {
+		for (int k = 0; k < nf && !done[i]; k++)
+			done[i] = first[k]->job == run->results[i].job &&
+				  !strcmp(first[k]->placement, run->results[i].placement);
+		if (!done[i])
+			first[nf++] = &run->results[i];
+	}
+	qsort(first, (size_t)nf, sizeof(*first), cell_order);
+	for (int i = 0; i < nf; i++) {
+		const struct pb_result *r = first[i];
+		struct pb_summary s;
+		int n = 0, of = 0;
+
+		for (int k = 0; k < run->nr; k++) {
+			const struct pb_result *q = &run->results[k];
+
+			if (q->job != r->job || strcmp(q->placement, r->placement))
+				continue;
+			of++;
+			if (q->summary.n && n < run->rounds &&
+			    (q->status == PB_OK || q->status == PB_INTERRUPTED))
+				v[n++] = q->summary.mean;
+		}
+		fprintf(f, "%-24s %-13s %3d/%-2d", r->job->name, r->placement, n, of);
+		if (!n || pb_summarize(v, n, r->metric.rate, &s)) {
+			fprintf(f, " %12s\n", "-");
+			continue;
+		}
+		fprintf(f, " %12.6g %7.2f%%", s.mean, 100 * s.cv);
+		if (n > 1)
+			fprintf(f, "  [%.6g, %.6g] %s\n", s.ci_lo, s.ci_hi, r->metric.unit);
+		else
+			fprintf(f, "  - (one round)\n");
+	}
+out:
+	free(v);
+	free(done);
+	free(first);
+}

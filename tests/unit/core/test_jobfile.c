@@ -202,7 +202,7 @@ static void assert_kv_keys(const struct pb_job *j, const char *const *keys)
 static void test_inheritance(void **state)
 {
 	static const char *const pipe_kv[] = {
-		"bench", "placement", "repeats", "warmup", "duration", "loops",
+		"bench", "placement", "rounds", "repeats", "warmup", "duration", "loops",
 		"tasks", "timeout", "events", "counters", "counting",
 		"pattern", "size", "poll", "ratio", "tag", NULL
 	};
@@ -262,7 +262,7 @@ static void test_inheritance(void **state)
 static void test_cpus_and_hidden(void **state)
 {
 	static const char *const rr_kv[] = {
-		"bench", "cpus", "repeats", "warmup", "duration", "loops",
+		"bench", "cpus", "rounds", "repeats", "warmup", "duration", "loops",
 		"tasks", "timeout", "events", "counters", "counting", "streams", "secret", NULL
 	};
 	static const int cpus[] = { 0, 1, 1, 0 };
@@ -877,7 +877,7 @@ static void test_key_describe(void **state)
 static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
-		"bench", "placement", "cpus", "repeats", "warmup", "duration",
+		"bench", "placement", "cpus", "rounds", "repeats", "warmup", "duration",
 		"loops", "tasks", "timeout", "events", "counters", "counting", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
