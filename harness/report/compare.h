@@ -103,6 +103,7 @@ struct pb_cmp {
 	int		nr_seen, cap_seen;
 	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
 	int		nr_skipped;
+	json_t		**envs;		/* [nr_groups]: pb_cmp_env_of() its first file */
 };
 
 /* What one cell says against its table's baseline. */
@@ -184,6 +185,31 @@ const struct pb_cell *pb_cmp_cell(const struct pb_table *t, int group);
 void pb_cmp_adjust(struct pb_cmp *c, int base_group, bool correct);
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e);
+
+/*
+ * What a result file says of its machine, as compare_env.c compares it: a
+ * new object of hostname, cpu_model, topology, cmdline, vulnerabilities
+ * (name -> text), microcode, thp_enabled, thp_defrag, governor, smt;
+ * null where the file does not say.
+ */
+json_t *pb_cmp_env_of(json_t *root);
+/*
+ * Where the groups' machines differ, the groups in display order: a new
+ * array of {"kind", "item", "warning", "head", "values": [{"value",
+ * "groups": [...]}], "message"}: warnings first (different hosts, except
+ * grouped by host, CPU models, topologies), then per vulnerability
+ * ("mitigations"), the words of the kernel command line that not every
+ * group has (BOOT_IMAGE= and initrd= aside), microcode, THP, governor,
+ * SMT.  A group whose file does not say is left out of that item.
+ */
+json_t *pb_cmp_env_diffs(const struct pb_cmp *c);
+/*
+ * Each difference as its message, in at most PB_CMP_WIDTH columns: one
+ * line when it fits (and no value holds the "; " separator), else the head
+ * and a line per value, wrapped between words ("- " items in Markdown);
+ * then a blank line when there was any.
+ */
+void pb_cmp_env_print(FILE *f, json_t *diffs, bool md);
 
 /*
  * Write the report.  Returns the number of significant regressions, or -1

@@ -137,10 +137,16 @@ int pb_cmp_find_group(const struct pb_cmp *c, const char *name)
 static int add_group(struct pb_cmp *c, const char *name)
 {
 	int i = pb_cmp_find_group(c, name);
+	json_t **ne;
 	char **ng;
 
 	if (i >= 0)
 		return i;
+	ne = realloc(c->envs, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->envs = ne;
+	c->envs[c->nr_groups] = NULL;
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -661,6 +667,8 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 	}
 	rc = 0;
 	group = add_group(c, group_key(root, c->by));
+	if (group >= 0 && !c->envs[group])	/* the group's machine: its first file's */
+		c->envs[group] = pb_cmp_env_of(root);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
 			snprintf(err, len, "%s: out of memory", path);
@@ -806,8 +814,11 @@ void pb_cmp_free(struct pb_cmp *c)
 		free(c->t[i].cells);
 		json_decref(c->t[i].params);
 	}
-	for (i = 0; i < c->nr_groups; i++)
+	for (i = 0; i < c->nr_groups; i++) {
 		free(c->groups[i]);
+		json_decref(c->envs[i]);
+	}
+	free(c->envs);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);
