@@ -20,10 +20,13 @@ static const char plot_usage[] =
 	"  -o FILE                        the image (.png or .svg)\n"
 	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"
+	"  --allow-different KEY[,KEY]    plot results whose workload KEYs differ\n"
+	"                                 (otherwise an error, exit 2)\n"
 	"  -h, --help\n";
 
 struct plot_opts {
 	const char	*out;
+	const char	*allow;		/* --allow-different */
 	struct pb_cmp	*c;
 	bool		given;
 };
@@ -58,6 +61,7 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 		{ "output", 'o', true, NULL, &p->out, NULL },
 		{ "group-by", 0, true, NULL, NULL, opt_group },
 		{ "order", 0, true, NULL, NULL, opt_order },
+		{ "allow-different", 0, true, NULL, &p->allow, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc;
@@ -83,6 +87,10 @@ int cmd_plot(int argc, char **argv)
 	if (rc)
 		return pb_opts_exit(rc);
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
+	if (!rc && pb_cmp_comparable(&c, p.allow, err, sizeof(err))) {
+		fprintf(stderr, "pinbench plot: %s\n", err);
+		rc = 2;
+	}
 	if (!rc) {
 		pb_cmp_order(&c, p.given);
 		rc = pb_plot_write(&c, p.out, err, sizeof(err));

@@ -138,6 +138,14 @@ struct pb_cmp_opts {
  */
 int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size_t len);
 
+/*
+ * For a report that must go on (nightly): in every table whose workload
+ * keys differ, the cells of every group but keep lose their values, with
+ * status "not compared" and the keys as the reason, so that nothing there
+ * is judged.  Returns how many tables.
+ */
+int pb_cmp_set_aside(struct pb_cmp *c, int keep);
+
 /* Version order: 2.6.9 < 2.6.22 < 2.6.30-rc2 < 2.6.30-rc3 < 2.6.30. */
 int pb_version_cmp(const char *a, const char *b);
 

@@ -453,6 +453,31 @@ int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size
 	return 0;
 }
 
+int pb_cmp_set_aside(struct pb_cmp *c, int keep)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < c->nr_tables; i++) {
+		struct pb_table *t = &c->t[i];
+
+		if (!t->differs[0])
+			continue;
+		n++;
+		for (k = 0; k < t->nr_cells; k++) {
+			struct pb_cell *cell = &t->cells[k];
+
+			if (cell->group == keep)
+				continue;
+			cell->n = 0;
+			cell->nr_figs = 0;
+			cell->lat_w = 0;
+			snprintf(cell->status, sizeof(cell->status), "not compared");
+			snprintf(cell->reason, sizeof(cell->reason), "%s differs", t->differs_key);
+		}
+	}
+	return n;
+}
+
 static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 {
 	struct pb_table *t = get_table(c, job, tcap);

@@ -3,7 +3,8 @@
 # Comparable, or refused: the environment a run records (a fake sysroot),
 # compare printing where two hand-made results' machines differ
 # (mitigations, cmdline, microcode, THP, CPU model) in text, markdown and
-# json, within 100 columns.
+# json, within 100 columns; plot refusing different workload keys unless
+# --allow-different; nightly setting such tables aside, saying why.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 genresults
@@ -169,6 +170,77 @@ check "a value with '; ' in it: the head, then a line per label" sh -c "
 	grep -q '^      .*BHI: Retpoline\$' '$T/w.txt'"
 check "a word longer than a line ends in an ellipsis" grep -q '^      yyyy*…$' "$T/w.txt"
 check "cmdline words wrapped between words" grep -q '^      opt[0-9]*=on opt' "$T/w.txt"
+WHY=
+
+# plot: different workload keys refused, --allow-different accepts.
+mkdir "$T/keys"
+python3 - "$T/r/a.json" "$T/r/b.json" "$T/keys" <<'PY'
+import json, sys
+for i, (src, size) in enumerate([(sys.argv[1], "1"), (sys.argv[2], "64")]):
+    d = json.load(open(src))
+    for j in d["jobs"]:
+        j["params"]["size"] = size
+    json.dump(d, open("%s/k%d.json" % (sys.argv[3], i), "w"))
+PY
+exits2 "plot: different workload keys refused, naming the key, values and labels" \
+	"pinbench plot: .*different keys, size: 1 (6.1) vs 64 (6.2): compare like with like, or --allow-different size" \
+	"$PB" plot "$T/keys" -o "$T/k.png"
+[ ! -e "$T/k.png" ] && [ ! -e "$T/k.dat" ]
+ok $? "plot: nothing written when refused"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "plot --allow-different size: plotted" \
+		"$PB" plot --allow-different size "$T/keys" -o "$T/k.png"
+	check "plot --allow-different size: the image is there" test -s "$T/k.png"
+else
+	PATH=/nonexistent "$PB" plot --allow-different size "$T/keys" -o "$T/k.png" \
+		>/dev/null 2>"$T/err"
+	grep -q gnuplot "$T/err" && ! grep -q "different keys" "$T/err"
+	ok $? "plot --allow-different size: past the refusal (to the missing gnuplot)"
+	skip "plot --allow-different size: the image: gnuplot not installed"
+fi
+
+# nightly against a kernel whose keys differ: the table is set aside, said
+# in report.md and on stdout, not judged; exit 0 (nothing else regressed).
+cat >"$T/fake-run" <<EOT
+#!/bin/sh
+mkdir -p "\$3/\$5" && out="\$3/\$5/\$(date -u +%Y%m%dT%H%M%S%N)-quick.json" &&
+"$G" -o "\$out" --label "\$5" --config configs/quick.ini --seed \$FAKE_SEED \
+	--shift \$FAKE_SHIFT && exec python3 - "\$out" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    if j["name"] == "pingpong":
+        j["params"]["size"] = os.environ["FAKE_SIZE"]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+EOT
+chmod +x "$T/fake-run"
+export PINBENCH_SELF="$T/fake-run"
+FAKE_SEED=1 FAKE_SHIFT=0 FAKE_SIZE=1 "$PB" nightly configs/quick.ini --history "$T/n" \
+	--label 6.1.0-17-amd64 --no-plot >"$T/n1" 2>&1
+ok $? "nightly: the first kernel"
+FAKE_SEED=2 FAKE_SHIFT=5 FAKE_SIZE=64 "$PB" nightly configs/quick.ini --history "$T/n" \
+	--label 6.1.0-18-amd64 --no-plot >"$T/n2" 2>&1
+rc=$?
+md=$T/n/6.1.0-18-amd64/report.md
+WHY=$T/n2
+[ $rc = 0 ]
+ok $? "nightly: only the set-aside tables regress (rtt +5 %): exit 0 (exit $rc)"
+check "nightly: stdout says which table was not compared and why" grep -q \
+	"^pinbench nightly: not compared: pingpong (same-cpu): the results were made with different keys, size: 1 (6.1.0-17-amd64) vs 64 (6.1.0-18-amd64)" \
+	"$T/n2"
+check "nightly: report.md says it too" grep -q \
+	"^- \*\*not compared\*\*: pingpong (same-cpu): .*size: 1 (6.1.0-17-amd64) vs 64" "$md"
+check "nightly: the set-aside cells say so, no verdict in them" sh -c "
+	sed -n '/^### pingpong/,/^### stream/p' '$md' | grep -q 'not compared: size differs' &&
+	! sed -n '/^### pingpong/,/^### stream/p' '$md' | grep -q 'regression'"
+check "nightly: the other tables are judged" grep -q "improvement" "$md"
+FAKE_SEED=3 FAKE_SHIFT=0 FAKE_SIZE=1 "$PB" nightly configs/quick.ini --history "$T/n" \
+	--label 6.1.0-19-amd64 --no-plot >"$T/n3" 2>&1
+rc=$?
+WHY=$T/n3
+[ $rc = 1 ] && grep -q "not compared: pingpong" "$T/n3" && grep -q "% regression (p" "$T/n3"
+ok $? "nightly: a regression in a table still judged (stream -5 %): exit 1 (exit $rc)"
 WHY=
 
 done_testing
