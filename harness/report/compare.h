@@ -103,7 +103,7 @@ struct pb_cmp {
 	int		nr_seen, cap_seen;
 	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
 	int		nr_skipped;
-	json_t		**envs;		/* [nr_groups]: pb_cmp_env_of() its first file */
+	json_t		**envs;		/* [nr_groups]: its files' machine, pb_cmp_env_add() */
 };
 
 /* What one cell says against its table's baseline. */
@@ -202,10 +202,17 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
  */
 json_t *pb_cmp_env_of(json_t *root);
 /*
+ * Another file of the group whose machine is *fp (NULL: none yet): what
+ * *fp did not know it learns; where they disagree, the first file's value
+ * stays and the item is listed in *fp's "mixed".
+ */
+void pb_cmp_env_add(json_t **fp, json_t *root);
+/*
  * Where the groups' machines differ, the groups in display order: a new
  * array of {"kind", "item", "warning", "head", "values": [{"value",
- * "groups": [...]}], "message"}: warnings first (different hosts, except
- * grouped by host, CPU models, topologies), then per vulnerability
+ * "groups": [...]}], "message"}: warnings first (a group whose files
+ * differ among themselves, "mixed"; different hosts, except grouped by
+ * host, CPU models, topologies), then per vulnerability
  * ("mitigations"), the words of the kernel command line that not every
  * group has (BOOT_IMAGE= and initrd= aside), microcode, THP, governor,
  * SMT.  A group whose file does not say is left out of that item.

@@ -15,6 +15,17 @@
 
 /* ---- a result file's machine ---- */
 
+static bool has_string(json_t *a, const char *s)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(a, i, v)
+		if (!strcmp(json_string_value(v), s))
+			return true;
+	return false;
+}
+
 static const char *jget(json_t *o, const char *a, const char *b)
 {
 	json_t *v = json_object_get(o, a);
@@ -80,6 +91,47 @@ json_t *pb_cmp_env_of(json_t *root)
 	smt_text(json_object_get(env, "smt"), buf, sizeof(buf));
 	set_str(fp, "smt", buf);
 	return fp;
+}
+
+/* What the fingerprint's keys are called in a message. */
+static const char *const key_words[][2] = {
+	{ "hostname", "host" }, { "cpu_model", "CPU model" }, { "topology", "topology" },
+	{ "cmdline", "cmdline" }, { "vulnerabilities", "mitigations" },
+	{ "microcode", "microcode" }, { "thp_enabled", "THP enabled" },
+	{ "thp_defrag", "THP defrag" }, { "governor", "governor" }, { "smt", "SMT" },
+};
+
+void pb_cmp_env_add(json_t **fp, json_t *root)
+{
+	json_t *nf = pb_cmp_env_of(root), *mixed, *a, *b;
+
+	if (!*fp || !nf) {
+		if (!*fp)
+			*fp = nf;
+		else
+			json_decref(nf);
+		return;
+	}
+	mixed = json_object_get(*fp, "mixed");
+	for (size_t i = 0; i < sizeof(key_words) / sizeof(key_words[0]); i++) {
+		const char *k = key_words[i][0];
+
+		a = json_object_get(*fp, k);
+		b = json_object_get(nf, k);
+		if (json_is_null(b) || json_equal(a, b))
+			continue;
+		if (json_is_null(a)) {		/* an older file did not say: this one does */
+			json_object_set(*fp, k, b);
+			continue;
+		}
+		if (!mixed) {
+			mixed = json_array();
+			json_object_set_new(*fp, "mixed", mixed);
+		}
+		if (!has_string(mixed, key_words[i][1]))
+			json_array_append_new(mixed, json_string(key_words[i][1]));
+	}
+	json_decref(nf);
 }
 
 /* ---- differences ---- */
@@ -251,12 +303,38 @@ static void diff_cmdline(const struct pb_cmp *c, json_t *out)
 	add_diff(out, "cmdline", "cmdline differs", NULL, false, values);
 }
 
+/* A group whose files do not agree: its first file's machine stands for them all. */
+static void diff_mixed(const struct pb_cmp *c, json_t *out)
+{
+	for (int i = 0; i < c->nr_groups; i++) {
+		json_t *mixed = json_object_get(group_fp(c, i), "mixed"), *w;
+		char *buf = NULL;
+		size_t len = 0, k;
+		FILE *m;
+
+		if (!json_array_size(mixed) || !(m = open_memstream(&buf, &len)))
+			continue;
+		json_array_foreach(mixed, k, w)
+			fprintf(m, "%s%s", k ? ", " : "", json_string_value(w));
+		fclose(m);
+		json_array_append_new(out, json_pack("{s:s, s:s, s:b, s:s, s:[{s:s, s:[s]}], s:o}",
+			"kind", "mixed", "item", group_name(c, i), "warning", 1,
+			"head", "warning: the files of one label differ among themselves",
+			"values", "value", buf, "groups", group_name(c, i),
+			"message", json_sprintf("warning: the files of %s differ among themselves "
+						"in %s; the first one's are compared",
+						group_name(c, i), buf)));
+		free(buf);
+	}
+}
+
 json_t *pb_cmp_env_diffs(const struct pb_cmp *c)
 {
 	json_t *out = json_array();
 
 	if (!out)
 		return NULL;
+	diff_mixed(c, out);
 	if (c->by != PB_GROUP_HOST)	/* grouped by host: hosts differ by design */
 		diff_field(c, out, "hostname", "host", "warning: the results come from "
 			   "different hosts", NULL, true);

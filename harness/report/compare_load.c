@@ -692,8 +692,8 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 	}
 	rc = 0;
 	group = add_group(c, group_key(root, c->by));
-	if (group >= 0 && !c->envs[group])	/* the group's machine: its first file's */
-		c->envs[group] = pb_cmp_env_of(root);
+	if (group >= 0)
+		pb_cmp_env_add(&c->envs[group], root);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
 			snprintf(err, len, "%s: out of memory", path);

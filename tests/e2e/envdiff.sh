@@ -142,6 +142,11 @@ check "different hosts: a warning" grep -qx \
 	"warning: the results come from different hosts: 6.1: alpha; 6.2: beta" "$T/h.txt"
 "$PB" compare --group-by host "$T/h1.json" "$T/h2.json" >"$T/h.txt" 2>"$T/err"
 check "grouped by host: no warning about it" sh -c "! grep -q 'different hosts' '$T/h.txt'"
+$G -o "$T/h3.json" --label 6.1 --seed 3 --host beta
+"$PB" compare "$T/h1.json" "$T/h3.json" "$T/h2.json" >"$T/h.txt" 2>"$T/err"
+check "one label made on two hosts: a warning, the first file's host compared" sh -c "
+	grep -qx 'warning: the files of 6.1 differ among themselves in host; the first one.s are compared' '$T/h.txt' &&
+	grep -qx 'warning: the results come from different hosts: 6.1: alpha; 6.2: beta' '$T/h.txt'"
 
 # Long values: wrapped between words within 100 columns, a word too long
 # for a line cut with an ellipsis.

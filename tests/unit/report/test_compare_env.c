@@ -159,6 +159,37 @@ static void test_same_and_unknown(void **state)
 	unmake(&f);
 }
 
+/* Files of one group that disagree: the first one's values, and a warning. */
+static void test_mixed(void **state)
+{
+	static const char *const names[] = { "6.1", "6.2" };
+	json_t *roots[2] = {
+		json_pack("{s:{s:s}}", "host", "hostname", "a"),	/* says little */
+		root_of("a", "Xeon", "ro", "Vulnerable", "0x1", "always"),
+	};
+	json_t *more, *d;
+	struct fixture f;
+
+	(void)state;
+	make(&f, 2, names, roots);
+	more = root_of("a", "Xeon", "ro", "Vulnerable", "0x1", "always");
+	pb_cmp_env_add(&f.envs[0], more);	/* learns what the first did not say */
+	json_decref(more);
+	assert_string_equal(json_string_value(json_object_get(f.envs[0], "microcode")), "0x1");
+	assert_null(json_object_get(f.envs[0], "mixed"));
+	more = root_of("b", "Xeon", "ro", "Vulnerable", "0x2", "always");
+	pb_cmp_env_add(&f.envs[0], more);
+	pb_cmp_env_add(&f.envs[0], more);	/* each item listed once */
+	json_decref(more);
+	assert_string_equal(json_string_value(json_object_get(f.envs[0], "microcode")), "0x1");
+	d = pb_cmp_env_diffs(&f.c);
+	assert_int_equal(json_array_size(d), 1);
+	assert_string_equal(msg(d, 0), "warning: the files of 6.1 differ among themselves in "
+			    "host, microcode; the first one's are compared");
+	json_decref(d);
+	unmake(&f);
+}
+
 /* The printed lines: each within PB_CMP_WIDTH columns, words whole or cut with "…". */
 static void test_print(void **state)
 {
@@ -212,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_env_of),
 		cmocka_unit_test(test_diffs),
 		cmocka_unit_test(test_same_and_unknown),
+		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_print),
 	};
 
