@@ -103,7 +103,7 @@ struct pb_cmp {
 	int		nr_seen, cap_seen;
 	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
 	int		nr_skipped;
-	json_t		**envs;		/* [nr_groups]: its files' machine, pb_cmp_env_add() */
+	json_t		**envs;		/* [nr_groups]: pb_cmp_env_add() */
 };
 
 /* What one cell says against its table's baseline. */

@@ -63,7 +63,8 @@ static void smt_text(json_t *smt, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (ctl || json_is_boolean(act))
-		snprintf(buf, len, "%s%s%s", ctl ? ctl : "", ctl && json_is_boolean(act) ? ", " : "",
+		snprintf(buf, len, "%s%s%s", ctl ? ctl : "",
+			 ctl && json_is_boolean(act) ? ", " : "",
 			 !json_is_boolean(act) ? "" : json_is_true(act) ? "active" : "inactive");
 }
 
@@ -241,7 +242,8 @@ static void diff_vulns(const struct pb_cmp *c, json_t *out)
 /* BOOT_IMAGE and initrd name the kernel's own files: they differ with it. */
 static bool cmdline_word_counts(const char *w, size_t n)
 {
-	return !(n >= 11 && !strncmp(w, "BOOT_IMAGE=", 11)) && !(n >= 7 && !strncmp(w, "initrd=", 7));
+	return !(n >= 11 && !strncmp(w, "BOOT_IMAGE=", 11)) &&
+	       !(n >= 7 && !strncmp(w, "initrd=", 7));
 }
 
 static bool has_word(const char *s, const char *w, size_t n)
@@ -272,9 +274,9 @@ static void cmdline_extra(const struct pb_cmp *c, int i, char *buf, size_t len)
 		s += strspn(s, " \t");
 		n = strcspn(s, " \t");
 		for (int j = 0; n && all && j < c->nr_groups; j++) {
-			const char *o = json_string_value(json_object_get(group_fp(c, j), "cmdline"));
+			json_t *o = json_object_get(group_fp(c, j), "cmdline");
 
-			all = !o || has_word(o, s, n);
+			all = !json_is_string(o) || has_word(json_string_value(o), s, n);
 		}
 		if (n && !all && cmdline_word_counts(s, n) && !has_word(buf, s, n))
 			off += (size_t)snprintf(buf + off, len - off, "%s%.*s", off ? " " : "",

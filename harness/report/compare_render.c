@@ -213,7 +213,7 @@ struct rctx {
 	int				regressions;
 	bool				md;
 	json_t				*json;		/* PB_FMT_JSON: the results array */
-	json_t				*env;		/* PB_FMT_JSON: environment_differences */
+	json_t				*env;		/* PB_FMT_JSON: the environment's */
 };
 
 static const char *unit_text(const char *unit)
