@@ -11,6 +11,7 @@
 #include <string.h>
 #include <jansson.h>
 
+#include "lib/util.h"
 #include "report/compare.h"
 
 /* ---- a result file's machine ---- */
@@ -68,6 +69,25 @@ static void smt_text(json_t *smt, char *buf, size_t len)
 			 !json_is_boolean(act) ? "" : json_is_true(act) ? "active" : "inactive");
 }
 
+/* name -> text; the names made safe to print too (the loader cleans values only) */
+static json_t *vulns_of(json_t *vu)
+{
+	const char *name;
+	char key[128];
+	json_t *o, *v;
+
+	if (!json_is_object(vu) || !(o = json_object()))
+		return json_null();
+	json_object_foreach(vu, name, v) {
+		if (!json_is_string(v))
+			continue;
+		snprintf(key, sizeof(key), "%s", name);
+		pb_str_clean(key);
+		json_object_set(o, key, v);
+	}
+	return o;
+}
+
 json_t *pb_cmp_env_of(json_t *root)
 {
 	json_t *host = json_object_get(root, "host"), *env = json_object_get(host, "environment");
@@ -82,8 +102,7 @@ json_t *pb_cmp_env_of(json_t *root)
 	topology_text(json_object_get(host, "topology"), buf, sizeof(buf));
 	set_str(fp, "topology", buf);
 	set_str(fp, "cmdline", jget(env, "cmdline", NULL));
-	json_object_set_new(fp, "vulnerabilities", json_is_object(vu) ? json_deep_copy(vu) :
-			    json_null());
+	json_object_set_new(fp, "vulnerabilities", vulns_of(vu));
 	mc = jget(env, "microcode", "cpuinfo");
 	set_str(fp, "microcode", mc ? mc : jget(env, "microcode", "version"));
 	set_str(fp, "thp_enabled", jget(env, "thp", "enabled"));

@@ -70,12 +70,19 @@ static const char *msg(json_t *diffs, size_t i)
 
 static void test_env_of(void **state)
 {
-	json_t *r = root_of("h", "unknown", NULL, "Vulnerable", NULL, "never"), *fp;
+	json_t *r = root_of("h", "unknown", NULL, "Vulnerable", NULL, "never"), *fp, *vu;
 
 	(void)state;
 	json_object_set_new(json_object_get(json_object_get(json_object_get(r, "host"),
 		"environment"), "microcode"), "version", json_string("0xf0"));
+	vu = json_object_get(json_object_get(json_object_get(r, "host"), "environment"),
+			     "vulnerabilities");
+	json_object_set_new(vu, "evil\033[2J", json_string("x"));
+	json_object_set_new(vu, "number", json_integer(5));
 	fp = pb_cmp_env_of(r);
+	vu = json_object_get(fp, "vulnerabilities");
+	assert_string_equal(json_string_value(json_object_get(vu, "evil?[2J")), "x");
+	assert_null(json_object_get(vu, "number"));	/* not a text: left out */
 	assert_true(json_is_null(json_object_get(fp, "cpu_model")));	/* "unknown" */
 	assert_true(json_is_null(json_object_get(fp, "cmdline")));
 	assert_string_equal(json_string_value(json_object_get(fp, "microcode")), "0xf0");
