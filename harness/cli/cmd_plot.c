@@ -16,7 +16,8 @@
 static const char plot_usage[] =
 	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
 	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
-	"are kept beside the image.\n"
+	"are kept beside the image.  Where the results' machines differ (mitigations,\n"
+	"cmdline, CPU model, ...) goes to stderr, as compare prints it.\n"
 	"  -o FILE                        the image (.png or .svg)\n"
 	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"
@@ -76,6 +77,15 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 	return PB_OPTS_FAILED;
 }
 
+/* Where the series' machines differ, as compare says it, on stderr: not in the picture. */
+static void plot_env_diffs(const struct pb_cmp *c)
+{
+	json_t *d = pb_cmp_env_diffs(c);
+
+	pb_cmp_env_print(stderr, d, false);
+	json_decref(d);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct pb_cmp c = { 0 };
@@ -93,6 +103,7 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (!rc) {
 		pb_cmp_order(&c, p.given);
+		plot_env_diffs(&c);
 		rc = pb_plot_write(&c, p.out, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "pinbench plot: %s\n", err);

@@ -3,8 +3,9 @@
 # Comparable, or refused: the environment a run records (a fake sysroot),
 # compare printing where two hand-made results' machines differ
 # (mitigations, cmdline, microcode, THP, CPU model) in text, markdown and
-# json, within 100 columns; plot refusing different workload keys unless
-# --allow-different; nightly setting such tables aside, saying why.
+# json, within 100 columns (plot: on stderr); plot refusing different
+# workload keys unless --allow-different; nightly setting such tables
+# aside, saying why.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 genresults
@@ -176,6 +177,11 @@ check "a value with '; ' in it: the head, then a line per label" sh -c "
 check "a word longer than a line ends in an ellipsis" grep -q '^      yyyy*…$' "$T/w.txt"
 check "cmdline words wrapped between words" grep -q '^      opt[0-9]*=on opt' "$T/w.txt"
 WHY=
+
+# plot says the differences on stderr (here before it finds no gnuplot).
+PATH=/nonexistent "$PB" plot "$T/r/a.json" "$T/r/b.json" -o "$T/e.png" >/dev/null 2>"$T/err"
+check "plot: the environment differences on stderr" grep -qx \
+	"mitigations differ: spectre_v2: 6.1: Mitigation: Retpolines; 6.2: Vulnerable" "$T/err"
 
 # plot: different workload keys refused, --allow-different accepts.
 mkdir "$T/keys"
