@@ -16,14 +16,18 @@
 static const char plot_usage[] =
 	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
 	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
-	"are kept beside the image.\n"
+	"are kept beside the image.  Where the results' machines differ (mitigations,\n"
+	"cmdline, CPU model, ...) goes to stderr, as compare prints it.\n"
 	"  -o FILE                        the image (.png or .svg)\n"
 	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"
+	"  --allow-different KEY[,KEY]    plot results whose workload KEYs differ\n"
+	"                                 (otherwise an error, exit 2)\n"
 	"  -h, --help\n";
 
 struct plot_opts {
 	const char	*out;
+	const char	*allow;		/* --allow-different */
 	struct pb_cmp	*c;
 	bool		given;
 };
@@ -58,6 +62,7 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 		{ "output", 'o', true, NULL, &p->out, NULL },
 		{ "group-by", 0, true, NULL, NULL, opt_group },
 		{ "order", 0, true, NULL, NULL, opt_order },
+		{ "allow-different", 0, true, NULL, &p->allow, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc;
@@ -72,6 +77,15 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 	return PB_OPTS_FAILED;
 }
 
+/* Where the series' machines differ, as compare says it, on stderr: not in the picture. */
+static void plot_env_diffs(const struct pb_cmp *c)
+{
+	json_t *d = pb_cmp_env_diffs(c);
+
+	pb_cmp_env_print(stderr, d, false);
+	json_decref(d);
+}
+
 int cmd_plot(int argc, char **argv)
 {
 	struct pb_cmp c = { 0 };
@@ -83,8 +97,13 @@ int cmd_plot(int argc, char **argv)
 	if (rc)
 		return pb_opts_exit(rc);
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
+	if (!rc && pb_cmp_comparable(&c, p.allow, err, sizeof(err))) {
+		fprintf(stderr, "pinbench plot: %s\n", err);
+		rc = 2;
+	}
 	if (!rc) {
 		pb_cmp_order(&c, p.given);
+		plot_env_diffs(&c);
 		rc = pb_plot_write(&c, p.out, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "pinbench plot: %s\n", err);

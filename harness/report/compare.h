@@ -110,6 +110,7 @@ struct pb_cmp {
 	int		nr_seen, cap_seen;
 	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
 	int		nr_skipped;
+	json_t		**envs;		/* [nr_groups]: pb_cmp_env_add() */
 };
 
 /*
@@ -155,6 +156,14 @@ struct pb_cmp_opts {
  * where it ran (placement, cpus, peer, peer_cpu) may differ.
  */
 int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size_t len);
+
+/*
+ * For a report that must go on (nightly): in every table whose workload
+ * keys differ, the cells of every group but keep lose their values, with
+ * status "not compared" and the keys as the reason, so that nothing there
+ * is judged.  Returns how many tables.
+ */
+int pb_cmp_set_aside(struct pb_cmp *c, int keep);
 
 /* Version order: 2.6.9 < 2.6.22 < 2.6.30-rc2 < 2.6.30-rc3 < 2.6.30. */
 int pb_version_cmp(const char *a, const char *b);
@@ -203,6 +212,38 @@ const struct pb_cell *pb_cmp_cell(const struct pb_table *t, int group);
 void pb_cmp_adjust(struct pb_cmp *c, int base_group, bool correct);
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e);
+
+/*
+ * What a result file says of its machine, as compare_env.c compares it: a
+ * new object of hostname, cpu_model, topology, cmdline, vulnerabilities
+ * (name -> text), microcode, thp_enabled, thp_defrag, governor, smt;
+ * null where the file does not say.
+ */
+json_t *pb_cmp_env_of(json_t *root);
+/*
+ * Another file of the group whose machine is *fp (NULL: none yet): what
+ * *fp did not know it learns; where they disagree, the first file's value
+ * stays and the item is listed in *fp's "mixed".
+ */
+void pb_cmp_env_add(json_t **fp, json_t *root);
+/*
+ * Where the groups' machines differ, the groups in display order: a new
+ * array of {"kind", "item", "warning", "head", "values": [{"value",
+ * "groups": [...]}], "message"}: warnings first (a group whose files
+ * differ among themselves, "mixed"; different hosts, except grouped by
+ * host, CPU models, topologies), then per vulnerability
+ * ("mitigations"), the words of the kernel command line that not every
+ * group has (BOOT_IMAGE= and initrd= aside), microcode, THP, governor,
+ * SMT.  A group whose file does not say is left out of that item.
+ */
+json_t *pb_cmp_env_diffs(const struct pb_cmp *c);
+/*
+ * Each difference as its message, in at most PB_CMP_WIDTH columns: one
+ * line when it fits (and no value holds the "; " separator), else the head
+ * and a line per value, wrapped between words ("- " items in Markdown);
+ * then a blank line when there was any.
+ */
+void pb_cmp_env_print(FILE *f, json_t *diffs, bool md);
 
 /*
  * Write the report.  Returns the number of significant regressions, or -1

@@ -137,10 +137,16 @@ int pb_cmp_find_group(const struct pb_cmp *c, const char *name)
 static int add_group(struct pb_cmp *c, const char *name)
 {
 	int i = pb_cmp_find_group(c, name);
+	json_t **ne;
 	char **ng;
 
 	if (i >= 0)
 		return i;
+	ne = realloc(c->envs, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->envs = ne;
+	c->envs[c->nr_groups] = NULL;
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -462,6 +468,31 @@ int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size
 	return 0;
 }
 
+int pb_cmp_set_aside(struct pb_cmp *c, int keep)
+{
+	int i, k, n = 0;
+
+	for (i = 0; i < c->nr_tables; i++) {
+		struct pb_table *t = &c->t[i];
+
+		if (!t->differs[0])
+			continue;
+		n++;
+		for (k = 0; k < t->nr_cells; k++) {
+			struct pb_cell *cell = &t->cells[k];
+
+			if (cell->group == keep)
+				continue;
+			cell->n = 0;
+			cell->nr_figs = 0;
+			cell->lat_w = 0;
+			snprintf(cell->status, sizeof(cell->status), "not compared");
+			snprintf(cell->reason, sizeof(cell->reason), "%s differs", t->differs_key);
+		}
+	}
+	return n;
+}
+
 static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 {
 	struct pb_table *t = get_table(c, job, tcap);
@@ -680,6 +711,8 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 	}
 	rc = 0;
 	group = add_group(c, group_key(root, c->by));
+	if (group >= 0)
+		pb_cmp_env_add(&c->envs[group], root);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
 			snprintf(err, len, "%s: out of memory", path);
@@ -826,8 +859,11 @@ void pb_cmp_free(struct pb_cmp *c)
 		free(c->t[i].cells);
 		json_decref(c->t[i].params);
 	}
-	for (i = 0; i < c->nr_groups; i++)
+	for (i = 0; i < c->nr_groups; i++) {
 		free(c->groups[i]);
+		json_decref(c->envs[i]);
+	}
+	free(c->envs);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);

@@ -213,6 +213,7 @@ struct rctx {
 	int				regressions;
 	bool				md;
 	json_t				*json;		/* PB_FMT_JSON: the results array */
+	json_t				*env;		/* PB_FMT_JSON: the environment's */
 };
 
 static const char *unit_text(const char *unit)
@@ -789,6 +790,23 @@ static void print_header(const struct rctx *r)
 	fputc('\n', r->f);
 }
 
+/*
+ * Where the groups' machines differ (compare_env.c), above the tables: lines
+ * in text and markdown, environment_differences in json, nothing in csv
+ * (its rows are data only).
+ */
+static void print_env_diffs(struct rctx *r)
+{
+	json_t *d = r->o->format == PB_FMT_CSV ? NULL : pb_cmp_env_diffs(r->c);
+
+	if (r->o->format == PB_FMT_JSON)
+		r->env = d ? d : json_array();
+	else if (d)
+		pb_cmp_env_print(r->f, d, r->md);
+	if (r->o->format != PB_FMT_JSON)
+		json_decref(d);
+}
+
 static int resolve_baseline(const struct pb_cmp *c, const char *name, char *err, size_t len)
 {
 	size_t off;
@@ -825,6 +843,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		      "significant,verdict,anomalies\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
+	print_env_diffs(&r);
 	for (i = 0; i < c->nr_tables; i++) {
 		r.regressions += count_regressions(&r, &c->t[i]);
 		if (o->format == PB_FMT_TEXT || r.md)
@@ -842,6 +861,8 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 					 "correction", o->no_correction ? "none" : "benjamini-hochberg",
 					 "alpha", PB_CMP_ALPHA, "min_change", o->min_change,
 					 "regressions", r.regressions, "results", r.json);
+
+		json_object_set_new(root, "environment_differences", r.env);
 
 		json_dumpf(root, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 			   JSON_REAL_PRECISION(10));

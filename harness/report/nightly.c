@@ -254,6 +254,24 @@ static void report_head(FILE *f, const struct pb_nightly_opts *n, const char *be
 	fputc('\n', f);
 }
 
+/* The tables pb_cmp_set_aside() kept out of the verdict, and why: a line each. */
+static void set_aside_lines(FILE *f, const struct pb_cmp *c, const char *pre, const char *end)
+{
+	bool any = false;
+
+	for (int i = 0; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+
+		if (!t->differs[0])
+			continue;
+		fprintf(f, "%s%s (%s): the results were made with different keys, %s\n", pre,
+			t->job, t->placement, t->differs);
+		any = true;
+	}
+	if (any)
+		fputs(end, f);
+}
+
 /* Compare; write report.md (and report.png) beside the new result. */
 static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
 		  const struct pb_paths *prev, const struct pb_paths *skipped, const char *best,
@@ -273,6 +291,7 @@ static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
 		rc = pb_cmp_load(&c, now->v[i], err, len);
 	if (!rc) {
 		pb_cmp_order(&c, false);
+		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
 		snprintf(path, sizeof(path), "%s/report.png", dir);
 		prc = n->plot ? pb_plot_write(&c, path, perr, sizeof(perr)) : -1;
 		snprintf(path, sizeof(path), "%s/report.md", dir);
@@ -283,6 +302,8 @@ static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
 	}
 	if (!rc) {
 		report_head(f, n, best, now, skipped, run_rc);
+		set_aside_lines(f, &c, "- **not compared**: ", "\n");
+		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
 		*regressions = pb_cmp_report(&c, &o, f, err, len);
 		if (*regressions >= 0)
 			fprintf(f, "**Verdict: %s.**\n\n", !best[0] ? "nothing to compare with" :

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * env.c - environment collection under a movable /proc and /sys root and
- * per-CPU busy time; what is made of them is checks/envcheck.c.
+ * env.c - environment collection under a movable /proc and /sys root (cpufreq,
+ * PMU, SMT, isolation, the kernel command line, vulnerabilities, microcode,
+ * THP) and per-CPU busy time; what is made of them is checks/envcheck.c.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -16,6 +17,7 @@
 #include "sys/counters.h"
 #include "sys/env.h"
 #include "sys/others.h"
+#include "lib/util.h"
 
 int pb_cpulist_parse(const char *s, int *cpus, int max)
 {
@@ -256,7 +258,7 @@ static void collect_tracefs(struct pb_env *e)
 
 static void collect_isolation(struct pb_env *e)
 {
-	char cmd[4096];
+	const char *cmd = e->cmdline;
 
 	e->isolated_known = pb_sys_read(e->isolated, sizeof(e->isolated),
 					"/sys/devices/system/cpu/isolated") >= 0;
@@ -267,11 +269,86 @@ static void collect_isolation(struct pb_env *e)
 		e->nohz_full[0] = '\0';
 	if (!strcmp(e->nohz_full, "(null)"))
 		e->nohz_full[0] = '\0';
-	e->cmdline_known = pb_sys_read(cmd, sizeof(cmd), "/proc/cmdline") >= 0;
+	e->cmdline_known = pb_sys_read(e->cmdline, sizeof(e->cmdline), "/proc/cmdline") >= 0;
+	if (!e->cmdline_known)
+		e->cmdline[0] = '\0';
 	cmdline_value(e->cmdline_known ? cmd : "", "isolcpus", e->cmd_isolcpus,
 		      sizeof(e->cmd_isolcpus));
 	cmdline_value(e->cmdline_known ? cmd : "", "nohz_full", e->cmd_nohz_full,
 		      sizeof(e->cmd_nohz_full));
+}
+
+static int cmp_vuln(const void *a, const void *b)
+{
+	return strcmp(((const struct pb_env_vuln *)a)->name, ((const struct pb_env_vuln *)b)->name);
+}
+
+/* Every /sys/devices/system/cpu/vulnerabilities/<name>; -1 when out of memory. */
+static int collect_vulns(struct pb_env *e)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	char path[4096];
+	struct dirent *d;
+	int cap = 0, rc = 0;
+	DIR *dp;
+
+	if (pb_sys_path(path, sizeof(path), "%s", dir) < 0 || !(dp = opendir(path)))
+		return 0;
+	e->vuln_known = true;
+	while (!rc && (d = readdir(dp))) {
+		struct pb_env_vuln *v;
+
+		if (d->d_name[0] == '.' || strlen(d->d_name) >= sizeof(v->name))
+			continue;
+		v = pb_grow(e->vuln, e->nr_vuln, &cap, sizeof(*v));
+		if (!v) {
+			rc = -1;
+			break;
+		}
+		e->vuln = v;
+		v = &e->vuln[e->nr_vuln];
+		snprintf(v->name, sizeof(v->name), "%s", d->d_name);
+		if (pb_sys_read(v->text, sizeof(v->text), "%s/%s", dir, d->d_name) >= 0)
+			e->nr_vuln++;	/* a folder or an unreadable file: left out */
+	}
+	closedir(dp);
+	if (e->nr_vuln)
+		qsort(e->vuln, (size_t)e->nr_vuln, sizeof(*e->vuln), cmp_vuln);
+	return rc;
+}
+
+/* The [bracketed] choice of a sysfs "always [madvise] never" file, or "". */
+static void bracketed(char *dst, size_t len, const char *path)
+{
+	char buf[256], *a, *b;
+
+	dst[0] = '\0';
+	if (pb_sys_read(buf, sizeof(buf), "%s", path) < 0)
+		return;
+	a = strchr(buf, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (b) {
+		a++;
+		*b = '\0';
+	} else {	/* one word, no choice offered */
+		a = buf;
+	}
+	if ((size_t)snprintf(dst, len, "%s", a) >= len)
+		dst[0] = '\0';	/* no kernel has such a choice: unknown, not cut */
+}
+
+/* microcode (cpuinfo, cpu0/microcode/version) and transparent huge pages */
+static void collect_kernel(struct pb_env *e)
+{
+	if (pb_cpuinfo_field("microcode", e->microcode, sizeof(e->microcode)))
+		e->microcode[0] = '\0';
+	if (pb_sys_read(e->microcode_version, sizeof(e->microcode_version),
+			"/sys/devices/system/cpu/cpu0/microcode/version") < 0)
+		e->microcode_version[0] = '\0';
+	bracketed(e->thp_enabled, sizeof(e->thp_enabled),
+		  "/sys/kernel/mm/transparent_hugepage/enabled");
+	bracketed(e->thp_defrag, sizeof(e->thp_defrag),
+		  "/sys/kernel/mm/transparent_hugepage/defrag");
 }
 
 static void collect_global(struct pb_env *e)
@@ -291,6 +368,7 @@ static void collect_global(struct pb_env *e)
 	collect_cpuinfo(e);
 	collect_isolation(e);
 	collect_tracefs(e);
+	collect_kernel(e);
 }
 
 int pb_env_collect(struct pb_env *e, char *err, size_t len)
@@ -320,6 +398,11 @@ int pb_env_collect(struct pb_env *e, char *err, size_t len)
 	e->min_khz = summarise_long(e, offsetof(struct pb_env_cpu, min_khz));
 	e->max_khz = summarise_long(e, offsetof(struct pb_env_cpu, max_khz));
 	collect_global(e);
+	if (collect_vulns(e)) {
+		pb_env_free(e);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -328,6 +411,9 @@ void pb_env_free(struct pb_env *e)
 	free(e->cpu);
 	e->cpu = NULL;
 	e->nr_cpus = 0;
+	free(e->vuln);
+	e->vuln = NULL;
+	e->nr_vuln = 0;
 }
 
 const char *pb_paranoid_words(int level)
@@ -415,9 +501,35 @@ static json_t *env_cpufreq_json(const struct pb_env *e)
 	return o;
 }
 
+static json_t *vulns_json(const struct pb_env *e)
+{
+	json_t *o;
+
+	if (!e->vuln_known)
+		return json_null();
+	o = json_object();
+	for (int i = 0; o && i < e->nr_vuln; i++)
+		json_object_set_new(o, e->vuln[i].name, json_string(e->vuln[i].text));
+	return o;
+}
+
+/* What reviewers ask about first: cmdline, mitigations, microcode, THP. */
+static void kernel_json(const struct pb_env *e, json_t *o)
+{
+	json_object_set_new(o, "cmdline", e->cmdline_known ? json_string(e->cmdline) :
+			    json_null());
+	json_object_set_new(o, "vulnerabilities", vulns_json(e));
+	json_object_set_new(o, "microcode", json_pack("{s:o,s:o}",
+			    "cpuinfo", jstr_or_null(e->microcode),
+			    "version", jstr_or_null(e->microcode_version)));
+	json_object_set_new(o, "thp", json_pack("{s:o,s:o}",
+			    "enabled", jstr_or_null(e->thp_enabled),
+			    "defrag", jstr_or_null(e->thp_defrag)));
+}
+
 json_t *pb_env_json(const struct pb_env *e)
 {
-	return json_pack("{s:s,s:i,s:o,s:o,s:o,s:o,s:{s:o,s:o},s:{s:b,s:o,s:o},"
+	json_t *o = json_pack("{s:s,s:i,s:o,s:o,s:o,s:o,s:{s:o,s:o},s:{s:b,s:o,s:o},"
 			 "s:{s:o,s:o},s:{s:o,s:o,s:o,s:o}}",
 			 "sysroot", pb_sys_root(),
 			 "cpus", e->nr_cpus,
@@ -438,6 +550,10 @@ json_t *pb_env_json(const struct pb_env *e)
 			 "nohz_full", json_string(e->nohz_full),
 			 "cmdline_isolcpus", jstr_or_null(e->cmd_isolcpus),
 			 "cmdline_nohz_full", jstr_or_null(e->cmd_nohz_full));
+
+	if (o)
+		kernel_json(e, o);
+	return o;
 }
 
 /* ---- per-CPU busy time ---- */

@@ -2,7 +2,8 @@
 /*
  * env.h - the machine's state as it bears on measurements: cpufreq,
  * boost, thermal throttling, the NMI watchdog, perf_event_paranoid, the
- * PMU, SMT, isolated CPUs; per-CPU busy time.  The checks that turn them
+ * PMU, SMT, isolated CPUs, the kernel command line, CPU vulnerabilities
+ * and their mitigations, microcode, THP; per-CPU busy time.  The checks that turn them
  * into verdicts and anomalies are checks/envcheck.h.
  *
  * Every /proc and /sys read goes through sys/sysfs.h (the sysroot).
@@ -34,6 +35,14 @@ struct pb_env_cpu {
 	long	pkg_throttle;		/* .../package_throttle_count, or -1 */
 };
 
+/* /sys/devices/system/cpu/vulnerabilities/<name>: its text */
+struct pb_env_vuln {
+	char	name[64];
+	char	text[256];
+};
+
+#define PB_ENV_CMDLINE	4096
+
 struct pb_env {
 	int			nr_cpus;	/* online CPUs */
 	struct pb_env_cpu	*cpu;		/* [nr_cpus] */
@@ -60,6 +69,14 @@ struct pb_env {
 	char	model[128];		/* cpuinfo "model name", or "" */
 	char	tracefs[256];		/* readable tracefs events folder, or "" */
 	bool	sys_kernel;		/* /sys/kernel is there (else: tracefs unknown) */
+	char	cmdline[PB_ENV_CMDLINE];/* /proc/cmdline, when cmdline_known */
+	struct pb_env_vuln *vuln;	/* [nr_vuln], in name order */
+	int	nr_vuln;
+	bool	vuln_known;		/* the vulnerabilities folder exists */
+	char	microcode[PB_ENV_STR];	/* cpuinfo "microcode" of the first CPU, or "" */
+	char	microcode_version[PB_ENV_STR]; /* cpu0/microcode/version, or "" */
+	char	thp_enabled[PB_ENV_STR];	/* the [choice] of .../enabled, or "" */
+	char	thp_defrag[PB_ENV_STR];		/* the [choice] of .../defrag, or "" */
 };
 
 /* Collect everything; never fails for a missing file.  0, or -1 (ENOMEM). */

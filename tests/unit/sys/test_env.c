@@ -261,6 +261,12 @@ static void test_empty_tree(void **state)
 	assert_true(json_is_null(json_object_get(j, "nmi_watchdog")));
 	assert_true(json_is_null(json_object_get(json_object_get(j, "perf_event_paranoid"),
 						 "level")));
+	/* missing files are null, not errors */
+	assert_true(json_is_null(json_object_get(j, "cmdline")));
+	assert_true(json_is_null(json_object_get(j, "vulnerabilities")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "microcode"), "cpuinfo")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "thp"), "enabled")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "smt"), "control")));
 	json_decref(j);
 	pb_env_free(&e);
 }
@@ -281,6 +287,56 @@ static void test_env_json_good(void **state)
 	assert_int_equal(json_integer_value(json_object_get(pp, "level")), 0);
 	assert_int_equal(json_array_size(json_object_get(j, "thermal_throttle")), 2);
 	assert_true(json_is_false(json_object_get(j, "nmi_watchdog")));
+	json_decref(j);
+	pb_env_free(&e);
+}
+
+static const char *jpath_str(json_t *j, const char *a, const char *b)
+{
+	json_t *v = json_object_get(j, a);
+
+	return json_string_value(b ? json_object_get(v, b) : v);
+}
+
+/* cmdline, vulnerabilities, microcode and THP recorded from the fake tree */
+static void test_env_json_kernel(void **state)
+{
+	json_t *j, *vu;
+	struct pb_env e;
+
+	(void)state;
+	collect("mitigations", &e);
+	assert_int_equal(e.nr_vuln, 3);
+	assert_string_equal(e.vuln[0].name, "mds");	/* in name order */
+	assert_string_equal(e.vuln[2].name, "spectre_v2");
+	j = pb_env_json(&e);
+	assert_non_null(j);
+	assert_string_equal(jpath_str(j, "cmdline", NULL), "BOOT_IMAGE=/boot/vmlinuz-6.2.0 "
+			    "root=/dev/vda1 ro mitigations=auto spectre_v2=retpoline quiet");
+	vu = json_object_get(j, "vulnerabilities");
+	assert_int_equal(json_object_size(vu), 3);
+	assert_string_equal(jpath_str(vu, "spectre_v2", NULL), "Mitigation: Retpolines; "
+			    "IBPB: conditional; IBRS_FW; STIBP: disabled; RSB filling");
+	assert_string_equal(jpath_str(vu, "meltdown", NULL), "Mitigation: PTI");
+	assert_string_equal(jpath_str(vu, "mds", NULL), "Not affected");
+	assert_string_equal(jpath_str(j, "microcode", "cpuinfo"), "0x5003604");
+	assert_string_equal(jpath_str(j, "microcode", "version"), "0x5003604");
+	assert_string_equal(jpath_str(j, "thp", "enabled"), "madvise");
+	assert_string_equal(jpath_str(j, "thp", "defrag"), "madvise");
+	assert_string_equal(jpath_str(j, "cpufreq", "governor"), "performance");
+	assert_string_equal(jpath_str(j, "smt", "control"), "on");
+	assert_true(json_is_true(json_object_get(json_object_get(j, "smt"), "active")));
+	json_decref(j);
+	pb_env_free(&e);
+
+	collect("good", &e);	/* a cmdline and a cpuinfo without microcode, no THP */
+	j = pb_env_json(&e);
+	assert_non_null(strstr(jpath_str(j, "cmdline", NULL), "isolcpus=1"));
+	assert_true(json_is_null(json_object_get(j, "vulnerabilities")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "microcode"), "cpuinfo")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "microcode"), "version")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "thp"), "enabled")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "thp"), "defrag")));
 	json_decref(j);
 	pb_env_free(&e);
 }
@@ -525,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_tree),
 		cmocka_unit_test(test_empty_tree),
 		cmocka_unit_test(test_env_json_good),
+		cmocka_unit_test(test_env_json_kernel),
 		cmocka_unit_test(test_cpustat),
 		cmocka_unit_test(test_noisy_neighbor),
 		cmocka_unit_test(test_others),
