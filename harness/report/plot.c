@@ -43,6 +43,15 @@ struct plotter {
  * (doubled).  A control character (a newline would end the command) is
  * dropped for '?'.
  */
+/* The mean and interval a point shows: of the runs, or of the repeats (as compare tests). */
+static int summary_of(const struct pb_table *t, const struct pb_cell *cell, struct pb_summary *s)
+{
+	const double *v;
+	int n = pb_cmp_values(t, cell, &v);
+
+	return pb_summarize(v, n, t->rate, s);
+}
+
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
@@ -121,7 +130,7 @@ static bool means_series(struct plotter *p, const struct pb_table *t)
 	for (i = 0; i < c->nr_groups; i++) {
 		const struct pb_cell *cell = pb_cmp_cell(t, c->order[i]);
 
-		if (!cell || !cell->n || pb_summarize(cell->v, cell->n, t->rate, &s))
+		if (!cell || !cell->n || summary_of(t, cell, &s))
 			continue;
 		if (!head)
 			block_head(p, t->placement, " \"lo\" \"hi\"");
@@ -207,7 +216,7 @@ static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npt
 	for (i = 0; i < npts; i++) {
 		const struct pb_cell *cell = pb_cmp_cell(pts[i], g);
 
-		if (!cell || !cell->n || pb_summarize(cell->v, cell->n, pts[i]->rate, &s))
+		if (!cell || !cell->n || summary_of(pts[i], cell, &s))
 			continue;
 		if (!head) {
 			snprintf(series, sizeof(series), "%s %s", p->c->groups[g],
