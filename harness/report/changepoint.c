@@ -80,7 +80,11 @@ struct cp_run {
 	int			max, found;
 };
 
-/* p of the best split of x[lo..hi): the share of orderings with a best Q >= q. */
+/*
+ * p of the best split of x[lo..hi): the share of orderings with a best Q
+ * >= q.  Once that share reaches alpha the answer is known and the drawing
+ * stops: the p returned is then a lower bound, and not significant.
+ */
 static double cp_pvalue(struct cp_run *r, int lo, int hi, double q)
 {
 	uint64_t s = r->o->seed ^ ((uint64_t)lo << 32) ^ (uint64_t)hi;
@@ -99,6 +103,9 @@ static double cp_pvalue(struct cp_run *r, int lo, int hi, double q)
 		/* a relative tolerance: equal Q from equal data is not "smaller" */
 		if (pq >= q - 1e-12 * fabs(q))
 			ge++;
+		/* not significant whatever the rest say: stop (p is then a lower bound) */
+		if ((ge + 1.0) / (r->o->permutations + 1.0) >= r->o->alpha)
+			break;
 	}
 	return (ge + 1.0) / (r->o->permutations + 1.0);
 }

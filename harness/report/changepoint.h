@@ -24,7 +24,7 @@ struct pb_cp_opts {
 
 struct pb_cp {
 	int	index;		/* the first point after the step */
-	double	p;		/* permutation p-value of the split */
+	double	p;		/* permutation p-value of the split (< alpha) */
 	double	q;		/* the energy divergence, scaled (Q hat) */
 };
 
