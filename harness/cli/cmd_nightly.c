@@ -150,8 +150,9 @@ int cmd_nightly(int argc, char **argv)
 	for (i = 0; !rc && i < st.skipped.n; i++)
 		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
 	if (!rc && !st.best[0])
-		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: nothing to compare%s\n",
-			n.label, n.history, st.same ? " (earlier runs of it: A/A, the noise)" : "");
+		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
+			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
+			"nothing to compare");
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
 		fprintf(stderr, "pinbench nightly: %s\n", err);
 		rc = 2;

@@ -22,7 +22,7 @@ static const char *jstr(json_t *o, const char *key, const char *def)
 }
 
 /* The run of path (and round): its index, or -1 when out of memory. */
-static int get_run(struct pb_history *h, const char *path, int round, json_t *root)
+static int get_run(struct pb_history *h, const char *path, int round, json_t *root, bool judged)
 {
 	struct pb_history_run *r;
 	int i;
@@ -43,6 +43,7 @@ static int get_run(struct pb_history *h, const char *path, int round, json_t *ro
 	pb_str_clean(r->label);
 	snprintf(r->started, sizeof(r->started), "%s", jstr(root, "started", ""));
 	r->round = round;
+	r->judged = judged;
 	return h->nr_runs++;
 }
 
@@ -103,7 +104,7 @@ static bool job_mean(json_t *job, double *mean)
 	return n > 0;
 }
 
-int pb_history_add(struct pb_history *h, const char *path, json_t *root)
+int pb_history_add(struct pb_history *h, const char *path, json_t *root, bool judged)
 {
 	struct pb_history_point *p;
 	struct pb_history_cell *c;
@@ -117,7 +118,7 @@ int pb_history_add(struct pb_history *h, const char *path, json_t *root)
 			continue;
 		rd = json_object_get(job, "round");
 		run = get_run(h, path, json_is_integer(rd) && json_integer_value(rd) > 0 ?
-			      (int)json_integer_value(rd) : 0, root);
+			      (int)json_integer_value(rd) : 0, root, judged);
 		c = run < 0 ? NULL : get_cell(h, job);
 		if (!c)
 			return -1;
@@ -155,24 +156,44 @@ static int point_cmp(const void *a, const void *b, void *ctx)
 	       rank[((const struct pb_history_point *)b)->run];
 }
 
-/* The cell's between-run CV, pooled over the kernels that ran it twice or more. */
+/* Mean and sample variance of a kernel's runs pt[i..j) that are not judged: how many. */
+static int kernel_runs(const struct pb_history *h, const struct pb_history_cell *c, int i,
+		       int j, double *mean, double *var)
+{
+	double sum = 0, ss = 0;
+	int q, k = 0;
+
+	for (q = i; q < j; q++)
+		if (!h->runs[c->pt[q].run].judged) {
+			sum += c->pt[q].v;
+			k++;
+		}
+	*mean = k ? sum / k : 0;
+	for (q = i; q < j; q++)
+		if (!h->runs[c->pt[q].run].judged)
+			ss += (c->pt[q].v - *mean) * (c->pt[q].v - *mean);
+	*var = k > 1 ? ss / (k - 1) : 0;
+	return k;
+}
+
+/*
+ * The cell's between-run CV, pooled over the kernels that ran it twice or
+ * more (the run being judged left out: it is not its own noise).
+ */
 static void cell_noise(const struct pb_history *h, struct pb_history_cell *c)
 {
-	double acc = 0, sum, ss, m, cv;
+	double acc = 0, m, var, cv;
 	int i, j, k, df = 0;
 
 	for (i = 0; i < c->n; i = j) {
 		const char *label = h->runs[c->pt[i].run].label;
 
-		for (j = i, sum = 0; j < c->n && !strcmp(h->runs[c->pt[j].run].label, label); j++)
-			sum += c->pt[j].v;
-		k = j - i;
-		m = sum / k;
+		for (j = i; j < c->n && !strcmp(h->runs[c->pt[j].run].label, label); j++)
+			;
+		k = kernel_runs(h, c, i, j, &m, &var);
 		if (k < 2 || m == 0)
 			continue;
-		for (ss = 0, j = i; j < i + k; j++)
-			ss += (c->pt[j].v - m) * (c->pt[j].v - m);
-		cv = sqrt(ss / (k - 1)) / fabs(m);
+		cv = sqrt(var) / fabs(m);
 		acc += (k - 1) * cv * cv;
 		df += k - 1;
 		c->aa_runs += k;
@@ -181,11 +202,11 @@ static void cell_noise(const struct pb_history *h, struct pb_history_cell *c)
 	c->cv = df ? sqrt(acc / df) : NAN;
 }
 
-
 static int cell_steps(const struct pb_history *h, struct pb_history_cell *c)
 {
 	struct pb_cp cp[PB_HISTORY_MAX_STEPS];
-	double *x = malloc((size_t)(c->n ? c->n : 1) * sizeof(*x)), before, after;
+	size_t nx = c->n > 0 ? (size_t)c->n : 1;
+	double *x = malloc(nx * sizeof(*x)), before, after;
 	int i, k, lo, hi;
 
 	if (!x)

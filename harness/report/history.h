@@ -24,6 +24,7 @@ struct pb_history_run {
 	char		started[40];	/* ISO-8601 UTC, "" unknown */
 	char		*file;
 	int		round;		/* 0: the file has no rounds */
+	bool		judged;		/* the run being judged: not part of the noise */
 };
 
 struct pb_history_point {
@@ -65,13 +66,16 @@ struct pb_history {
 /*
  * Add a result file (already read and checked as a pinbench result): its
  * runs and every ok job's mean (the summary's, else that of its metric
- * repeats).  0, or -1 when out of memory.
+ * repeats).  judged: the file is the run being judged (tonight's): it is
+ * in the series, not in the noise it is judged by.  0, or -1 when out of
+ * memory.
  */
-int pb_history_add(struct pb_history *h, const char *path, json_t *root);
+int pb_history_add(struct pb_history *h, const char *path, json_t *root, bool judged);
 /*
  * Put the runs in history order (kernels as pb_version_cmp() orders them,
  * the runs of one kernel by start time, then file and round), learn each
- * cell's between-run noise from the kernels with two runs or more (the CV
+ * cell's between-run noise from the kernels with two runs or more, judged
+ * runs left out (the CV
  * of their run means, pooled over kernels: the root mean square weighted
  * by runs - 1) and find its change points.  0, or -1 when out of memory.
  */

@@ -277,7 +277,37 @@ struct judged {
 	bool			from_noise;	/* 2 x CV, not --min-change */
 	struct pb_eval		e;	/* judged with the floor; has_base false: no change */
 	bool			regression;
+	int			aa_before;	/* no earlier kernel: earlier runs of this one */
+	double			aa_change;	/* percent: tonight's against their mean */
 };
+
+/* Tonight's run means against those of the earlier runs of the same kernel. */
+static void aa_check(const struct pb_nightly_opts *n, const struct pb_nightly *st,
+		     const struct pb_history *h, struct judged *j)
+{
+	double now = 0, before = 0;
+	int i, nn = 0;
+
+	for (i = 0; j->hc && i < j->hc->n; i++) {
+		const struct pb_history_run *r = &h->runs[j->hc->pt[i].run];
+
+		if (strcmp(r->label, n->label))
+			continue;
+		if (paths_has(&st->now, r->file)) {
+			now += j->hc->pt[i].v;
+			nn++;
+		} else {
+			before += j->hc->pt[i].v;
+			j->aa_before++;
+		}
+	}
+	if (!nn || !j->aa_before || before == 0) {
+		j->aa_before = 0;
+		return;
+	}
+	before /= j->aa_before;
+	j->aa_change = (now / nn - before) / fabs(before) * 100;
+}
 
 static double cell_floor(const struct pb_nightly_opts *n, const struct pb_history_cell *hc,
 			 bool *from_noise)
@@ -306,6 +336,8 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 		j[i].hc = pb_history_find(h, t->job, t->placement);
 		j[i].floor = cell_floor(n, j[i].hc, &j[i].from_noise);
 		pb_cmp_eval(t, ng >= 0 ? pb_cmp_cell(t, ng) : NULL, base, j[i].floor, &j[i].e);
+		if (!st->best[0])
+			aa_check(n, st, h, &j[i]);
 		j[i].regression = base && j[i].e.significant &&
 				  !strcmp(j[i].e.verdict, "regression");
 		st->regressions += j[i].regression;
@@ -342,7 +374,12 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 
 static void verdict_text(const struct judged *j, char *buf, size_t len)
 {
-	if (!j->e.has_base)
+	if (!j->e.has_base && j->aa_before)
+		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
+			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
+			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
+			 "within the floor");
+	else if (!j->e.has_base)
 		snprintf(buf, len, "%s", j->e.s.n ? "nothing to compare" : "no result tonight");
 	else if (j->e.significant)
 		snprintf(buf, len, "%+.1f %%: %s", j->e.change, j->e.verdict);
@@ -371,22 +408,23 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 {
 	int i, kernels, runs = aa_total(h, &kernels);
 	const char *in = md ? "" : "  ";
-	char fl[160], vd[96];
+	char fl[160], vd[200];
 
 	fprintf(f, md ? "## Against the history's noise\n\n" : "\nagainst the history's noise:\n");
 	fprintf(f, "%sA regression is significant and beyond the floor, max(--min-change %.1f %%,"
 		" 2 x CV),\n%sCV: the between-run CV of the run means of each kernel that ran more"
-		" than once\n%s(A/A), pooled over kernels (root mean square by runs - 1).  ", in, n->min_change,
-		in, in);
+		" than once\n%s(A/A), pooled over kernels (root mean square by runs - 1), tonight's"
+		" run left out.\n%s", in, n->min_change, in, in, in);
 	if (runs)
 		fprintf(f, "At most %d A/A runs of %d kernel%s.\n", runs, kernels,
 			kernels == 1 ? "" : "s");
 	else
-		fprintf(f, "No A/A runs in the history\n%s(no kernel ran this job file twice): "
-			"the floor is --min-change.\n", in);
+		fprintf(f, "No A/A runs in the history (no kernel ran this job file twice): "
+			"the floor is --min-change.\n");
 	if (md)
 		fprintf(f, "\n| job | placement | floor | against %s |\n|---|---|---|---|\n",
-			st->best[0] ? st->best : "(nothing)");
+			st->best[0] ? st->best : st->same ? "earlier runs of this kernel" :
+			"(nothing)");
 	for (i = 0; i < nr; i++) {
 		floor_text(&j[i], n, fl, sizeof(fl));
 		verdict_text(&j[i], vd, sizeof(vd));
@@ -441,7 +479,9 @@ static const char *verdict(const struct pb_nightly *st)
 		return st->run_rc ? "regression, and some jobs failed" : "regression";
 	if (st->run_rc)
 		return "some jobs failed";
-	return st->best[0] ? "no regression" : "nothing to compare with";
+	if (st->best[0])
+		return "no regression";
+	return st->same ? "no earlier kernel, only A/A runs of this one" : "nothing to compare with";
 }
 
 /* The history of this job file: every usable earlier file and tonight's. */
@@ -457,7 +497,7 @@ static int load_history(const struct pb_nightly *st, struct pb_history *h)
 			if (file_meta(set[k]->v[i], label, sizeof(label), config, sizeof(config),
 				      &root, err, sizeof(err)))
 				continue;
-			rc = pb_history_add(h, set[k]->v[i], root);
+			rc = pb_history_add(h, set[k]->v[i], root, k == 1);
 			json_decref(root);
 		}
 	return rc ? -1 : pb_history_analyse(h);

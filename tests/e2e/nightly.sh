@@ -156,10 +156,17 @@ H=$T/h3
 result "$H/6.1/20260101T000000-hist.json" 6.1 2026-01-01T00:00:00Z 10.0 1500
 night 6.1 10.02
 rc=$?
-[ $rc = 0 ] && grep -q "nothing to compare (earlier runs of it: A/A, the noise)" "$T/out" &&
-	grep -q "floor 1.0 % (--min-change; 2 x CV = 0.28 % is below it, 2 A/A runs)" "$T/out" &&
+[ $rc = 0 ] && grep -q "no earlier kernel than 6.1 in $H: compared with its earlier runs (A/A" "$T/out" &&
+	grep -q "^    A/A vs 1 earlier run of this kernel: +0.2 %: within the floor" "$T/out" &&
+	grep -q "floor 1.0 % (--min-change; no A/A runs)" "$T/out" &&
 	grep -q "earlier runs of 6.1: 1 (A/A" "$H/6.1/report.md"
-ok $? "A/A runs only: nothing to compare, the noise learnt, exit 0 (exit $rc)"
+ok $? "A/A runs only: compared with them, the noise learnt, exit 0 (exit $rc)"
+night 6.1 10.5
+rc=$?
+[ $rc = 0 ] && grep -q "floor 1.0 % (--min-change; 2 x CV = 0.28 % is below it, 2 A/A runs)" "$T/out" &&
+	grep -q "^    A/A vs 2 earlier runs of this kernel: +4.9 %: beyond the floor (not a regression)" "$T/out" &&
+	grep -q "^verdict: no earlier kernel, only A/A runs of this one" "$T/out"
+ok $? "A/A beyond the floor: said, not a regression (exit $rc)"
 H=$T/h4
 night 7.0 10.0
 grep -q "No A/A runs in the history" "$T/out"

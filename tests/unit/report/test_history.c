@@ -8,6 +8,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <cmocka.h>
@@ -29,13 +30,15 @@ static json_t *job(double v, int round)
 	return j;
 }
 
+static bool judged;	/* what add() passes on */
+
 static void add(struct pb_history *h, const char *path, const char *label,
 		const char *started, json_t *jobs)
 {
 	json_t *root = json_pack("{s:s, s:s, s:s, s:o}", "schema", "pinbench-result/1",
 				 "label", label, "started", started, "jobs", jobs);
 
-	assert_int_equal(pb_history_add(h, path, root), 0);
+	assert_int_equal(pb_history_add(h, path, root, judged), 0);
 	json_decref(root);
 }
 
@@ -122,6 +125,22 @@ static void test_pooled_noise(void **state)
 	NEAR(c->cv, 0.0288838, 1e-6);
 	assert_int_equal(c->aa_runs, 5);
 	assert_int_equal(c->aa_kernels, 2);
+	pb_history_free(&h);
+
+	/* a third run of 6.1 far off, the one being judged: not its own noise */
+	for (i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%d.json", i);
+		snprintf(when, sizeof(when), "2026-01-0%dT00:00:00Z", i + 1);
+		add(&h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
+	}
+	judged = true;
+	add(&h, "tonight.json", "6.1", "2026-01-09T00:00:00Z", json_pack("[o]", job(150, 0)));
+	judged = false;
+	assert_int_equal(pb_history_analyse(&h), 0);
+	c = pb_history_find(&h, "pingpong", "same-cpu");
+	assert_int_equal(c->n, 7);
+	NEAR(c->cv, 0.0288838, 1e-6);
+	assert_int_equal(c->aa_runs, 5);
 	pb_history_free(&h);
 }
 
