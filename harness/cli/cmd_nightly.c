@@ -26,7 +26,8 @@ static const char nightly_usage[] =
 	"  --label TEXT         this run's label (default: the kernel release)\n"
 	"  --min-change PCT     noise floor for a significant change (default 1)\n"
 	"  --no-plot            no report.png\n"
-	"  -q                   print nothing unless there is a regression or a failure\n"
+	"  -q                   print nothing unless there is a regression, a failure\n"
+	"                       or an error (then all of it, pinbench run's output too)\n"
 	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE\n"
 	"                       passed on to pinbench run (-q too)\n"
 	"  -h, --help\n";
@@ -146,7 +147,7 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
 	if (rc && err[0])
-		fprintf(stderr, "pinbench nightly: %s\n", err);
+		fprintf(warn, "pinbench nightly: %s\n", err);
 	for (i = 0; !rc && i < st.skipped.n; i++)
 		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
 	if (!rc && !st.best[0])
@@ -154,7 +155,7 @@ int cmd_nightly(int argc, char **argv)
 			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
 			"nothing to compare");
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
-		fprintf(stderr, "pinbench nightly: %s\n", err);
+		fprintf(warn, "pinbench nightly: %s\n", err);
 		rc = 2;
 	}
 	if (!rc)
@@ -162,8 +163,10 @@ int cmd_nightly(int argc, char **argv)
 	if (n.quiet) {
 		fclose(out);
 		fclose(warn);
-		if (rc == 1 || rc == 3) {
+		if (rc) {	/* a regression, a failure, an error: all of it */
+			fputs(st.run_err ? st.run_err : "", stderr);
 			fputs(qe, stderr);
+			fputs(st.run_out ? st.run_out : "", stdout);
 			fputs(qo, stdout);
 		}
 		free(qo);

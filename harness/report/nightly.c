@@ -92,12 +92,48 @@ static int scan(const char *dir, struct pb_paths *out, int depth)
 	return rc;
 }
 
+static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
+		     size_t len);
+
+/* What was written to f, from its start, as a string ("" when nothing or no memory). */
+static char *slurp(FILE *f)
+{
+	long sz;
+	char *buf;
+
+	if (!f || fflush(f) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		return calloc(1, 1);
+	buf = calloc(1, (size_t)sz + 1);
+	if (buf && sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz)
+		buf[0] = 0;
+	return buf;
+}
+
 /*
  * Run `pinbench run`: its exit code, 2 when it died, or -1 with err when it
  * could not be started (the child sends execv's errno back on a pipe that
- * a successful exec closes).
+ * a successful exec closes).  With n->quiet its stdout and stderr are kept
+ * in st->run_out and st->run_err for cli to show or not.
  */
-static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
+static int run_jobs(const struct pb_nightly_opts *n, struct pb_nightly *st, char *err,
+		    size_t len)
+{
+	FILE *qout = n->quiet ? tmpfile() : NULL, *qerr = n->quiet ? tmpfile() : NULL;
+	int rc = run_child(n, qout, qerr, err, len);
+
+	if (n->quiet) {
+		st->run_out = slurp(qout);
+		st->run_err = slurp(qerr);
+	}
+	if (qout)
+		fclose(qout);
+	if (qerr)
+		fclose(qerr);
+	return rc;
+}
+
+static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
+		     size_t len)
 {
 	const char *self = getenv("PINBENCH_SELF");
 	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
@@ -127,6 +163,10 @@ static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
 	}
 	if (pid == 0) {
 		close(fd[0]);
+		if (qout)
+			dup2(fileno(qout), STDOUT_FILENO);
+		if (qerr)
+			dup2(fileno(qerr), STDERR_FILENO);
 		execv(self, argv);
 		e = errno;
 		if (write(fd[1], &e, sizeof(e)) < 0)
@@ -581,7 +621,7 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 		return pb_errf(err, len, 0, "the default label (uname -r) %s", why);
 	if (pb_mkdirs(n->history) || scan(n->history, &st->before, 0))
 		return pb_errf(err, len, 0, "%s: %s", n->history, strerror(errno));
-	st->run_rc = run_jobs(n, err, len);
+	st->run_rc = run_jobs(n, st, err, len);
 	if (st->run_rc < 0)
 		return -1;
 	if (st->run_rc == 2)
@@ -611,4 +651,7 @@ void pb_nightly_free(struct pb_nightly *st)
 	paths_free(&st->prev);
 	paths_free(&st->skipped);
 	paths_free(&st->series);
+	free(st->run_out);
+	free(st->run_err);
+	st->run_out = st->run_err = NULL;
 }

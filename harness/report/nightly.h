@@ -41,6 +41,8 @@ struct pb_nightly {
 	int		same;		/* how many of them are this label's (A/A) */
 	char		best[128];	/* the kernel to compare with, "" none */
 	int		run_rc;		/* pinbench run's exit code */
+	char		*run_out;	/* quiet: what pinbench run wrote to stdout, or NULL */
+	char		*run_err;	/* ... and to stderr */
 	int		regressions;	/* after pb_nightly_report(): significant ones
 					 * beyond the noise floor, change points included */
 	int		cp_regressions;	/* of which change points at this kernel */

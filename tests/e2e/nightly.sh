@@ -181,6 +181,22 @@ WHY=$T/err
 [ $rc = 3 ] && grep -q "^verdict: some jobs failed" "$T/out" &&
 	grep -q "some jobs failed" "$T/h5/6.1/report.md"
 ok $? "a failed job: exit 3, said even with -q (exit $rc)"
+
+# -q with the real `pinbench run` of a tiny job, twice (the second one is
+# an A/A run of the first): nothing at all on stdout or stderr.
+printf '[tiny]\nbench=pipe\nrepeats=1\nduration=0.1\nwarmup=0\nplacement=same-cpu\nevents=none\n' >"$T/tiny.ini"
+"$PB" nightly "$T/tiny.ini" --history "$T/h6" --label 6.1 --no-plot -q >"$T/out" 2>"$T/err" &&
+	"$PB" nightly "$T/tiny.ini" --history "$T/h6" --label 6.1 --no-plot -q >>"$T/out" 2>>"$T/err"
+rc=$?
+[ $rc = 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ] && [ -s "$T/h6/6.1/report.md" ]
+ok $? "-q with a real run and no regression: exit 0, silent, report.md written (exit $rc)"
+
+# -q and a job file pinbench run refuses: exit 2, and its reason is shown.
+"$PB" nightly tests/e2e/jobs/bad-key.ini --history "$T/h7" --label 6.1 --no-plot -q \
+	>"$T/out" 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q "bad-key.ini:[0-9]" "$T/err" && grep -q "^pinbench nightly: pinbench run .*failed (exit 2)" "$T/err"
+ok $? "-q and a refused job file: exit 2, the run's reason shown (exit $rc)"
 WHY=
 
 done_testing
