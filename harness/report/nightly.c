@@ -92,46 +92,12 @@ static int scan(const char *dir, struct pb_paths *out, int depth)
 	return rc;
 }
 
-static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
-		     size_t len);
-
-/* What was written to f, from its start, as a string ("" when nothing or no memory). */
-static char *slurp(FILE *f)
-{
-	long sz;
-	char *buf;
-
-	if (!f || fflush(f) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
-		return calloc(1, 1);
-	buf = calloc(1, (size_t)sz + 1);
-	if (buf && sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz)
-		buf[0] = 0;
-	return buf;
-}
-
 /*
  * Run `pinbench run`: its exit code, 2 when it died, or -1 with err when it
  * could not be started (the child sends execv's errno back on a pipe that
- * a successful exec closes).  With n->quiet its stdout and stderr are kept
- * in st->run_out and st->run_err for cli to show or not.
+ * a successful exec closes).  Its stdout and stderr go to qout and qerr
+ * when they are not NULL.
  */
-static int run_jobs(const struct pb_nightly_opts *n, struct pb_nightly *st, char *err,
-		    size_t len)
-{
-	FILE *qout = n->quiet ? tmpfile() : NULL, *qerr = n->quiet ? tmpfile() : NULL;
-	int rc = run_child(n, qout, qerr, err, len);
-
-	if (n->quiet) {
-		st->run_out = slurp(qout);
-		st->run_err = slurp(qerr);
-	}
-	if (qout)
-		fclose(qout);
-	if (qerr)
-		fclose(qerr);
-	return rc;
-}
-
 static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
 		     size_t len)
 {
@@ -185,6 +151,41 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
+/* What was written to f, from its start, as a string ("" when nothing or no memory). */
+static char *slurp(FILE *f)
+{
+	long sz;
+	char *buf;
+
+	if (!f || fflush(f) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		return calloc(1, 1);
+	buf = calloc(1, (size_t)sz + 1);
+	if (buf && sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz)
+		buf[0] = 0;
+	return buf;
+}
+
+/*
+ * run_child(); with n->quiet its stdout and stderr are kept in st->run_out
+ * and st->run_err, for cli to show or not.
+ */
+static int run_jobs(const struct pb_nightly_opts *n, struct pb_nightly *st, char *err,
+		    size_t len)
+{
+	FILE *qout = n->quiet ? tmpfile() : NULL, *qerr = n->quiet ? tmpfile() : NULL;
+	int rc = run_child(n, qout, qerr, err, len);
+
+	if (n->quiet) {
+		st->run_out = slurp(qout);
+		st->run_err = slurp(qerr);
+	}
+	if (qout)
+		fclose(qout);
+	if (qerr)
+		fclose(qerr);
+	return rc;
+}
+
 static const char *base_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -193,8 +194,9 @@ static const char *base_of(const char *path)
 }
 
 /*
- * Label and job file of a result file: 0, or -1 with err saying why it
- * cannot be used (unreadable, corrupt, not a result).
+ * Label and job file of a result file (and, with rootp, its JSON for the
+ * caller to free): 0, or -1 with err saying why it cannot be used
+ * (unreadable, corrupt, not a result).
  */
 static int file_meta(const char *path, char *label, size_t llen, char *config, size_t clen,
 		     json_t **rootp, char *err, size_t elen)
@@ -515,8 +517,11 @@ static void write_steps(FILE *f, bool md, const struct pb_nightly_opts *n, const
 
 static const char *verdict(const struct pb_nightly *st)
 {
+	if (st->regressions && st->run_rc)
+		return "regression, and some jobs failed";
 	if (st->regressions)
-		return st->run_rc ? "regression, and some jobs failed" : "regression";
+		return st->cp_regressions ? "regression (a change point at this kernel)" :
+		       "regression";
 	if (st->run_rc)
 		return "some jobs failed";
 	if (st->best[0])
