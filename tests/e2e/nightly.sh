@@ -11,12 +11,13 @@ need_pinbench
 JOB=$T/hist.ini
 printf '[global]\nbench=pipe\n\n[pingpong]\npattern=pingpong\n' >"$JOB"
 
-# result FILE LABEL STARTED PINGPONG_US STREAM_MBS: one run, two cells
-# (pingpong same-cpu, lower is better; stream same-cpu, higher is better),
-# four repeats each at 0.998, 1.002, 0.999 and 1.001 times the mean.
+# result FILE LABEL STARTED PINGPONG_US STREAM_MBS [SPREAD]: one run, two
+# cells (pingpong same-cpu, lower is better; stream same-cpu, higher is
+# better), four repeats each at 1 - 0.002, + 0.002, - 0.001 and + 0.001
+# times SPREAD (default 1) of the mean.
 result() {
 	mkdir -p "$(dirname "$1")"
-	awk -v label="$2" -v started="$3" -v pp="$4" -v st="$5" -v cfg="$JOB" 'BEGIN {
+	awk -v label="$2" -v started="$3" -v pp="$4" -v st="$5" -v k="${6:-1}" -v cfg="$JOB" 'BEGIN {
 		printf "{\"schema\": \"pinbench-result/1\", \"label\": \"%s\",\n", label
 		printf " \"host\": {\"hostname\": \"h\", \"kernel\": \"%s\"},\n", label
 		printf " \"started\": \"%s\", \"config\": \"%s\", \"jobs\": [\n", started, cfg
@@ -24,13 +25,13 @@ result() {
 		job("stream", st, "throughput", "MB/s", "higher"); printf "]}\n"
 	}
 	function job(name, m, metric, unit, better,   f, i) {
-		split("0.998 1.002 0.999 1.001", f, " ")
+		split("-0.002 0.002 -0.001 0.001", f, " ")
 		printf "{\"name\": \"%s\", \"bench\": \"pipe\", \"placement\": \"same-cpu\", ", name
 		printf "\"status\": \"ok\", \"params\": {\"bench\": \"pipe\"}, "
 		printf "\"metric\": {\"name\": \"%s\", \"unit\": \"%s\", ", metric, unit
 		printf "\"better\": \"%s\"}, \"repeats\": [", better
 		for (i = 1; i <= 4; i++)
-			printf "%s{\"value\": %.6f, \"in_summary\": true}", (i > 1 ? ", " : ""), m * f[i]
+			printf "%s{\"value\": %.6f, \"in_summary\": true}", (i > 1 ? ", " : ""), m * (1 + k * f[i])
 		printf "], \"summary\": {\"n\": 4, \"mean\": %.6f}}", m
 	}' >"$1"
 }
@@ -150,6 +151,29 @@ night 5.11 11.02
 rc=$?
 [ $rc = 1 ] && grep -q "^  pingpong same-cpu (9 runs): 5.11: +10.[0-9] % regression (p 0.0[0-4][0-9]) at this kernel" "$T/out"
 ok $? "a change point at this kernel, a regression: exit 1 (exit $rc)"
+
+# The same, but the runs of 5.10 are so spread (repeats +-30 %) that the
+# comparison with it is not significant: the change point alone says it.
+H=$T/h2b
+i=0
+while read -r label pp k; do
+	i=$((i + 1))
+	result "$H/$label/2026010${i}T000000-hist.json" "$label" "2026-01-0${i}T00:00:00Z" "$pp" 1500 "$k"
+done <<EOT
+5.8 10.03 1
+5.8 9.99 1
+5.9 10.00 1
+5.9 10.05 1
+5.10 9.98 150
+5.10 10.02 150
+5.11 11.00 1
+5.11 11.05 1
+EOT
+night 5.11 11.02
+rc=$?
+[ $rc = 1 ] && grep -q "^    +10.2 %: no significant change" "$T/out" &&
+	grep -q "^verdict: regression (a change point at this kernel)" "$T/out"
+ok $? "a change point at this kernel alone: exit 1 (exit $rc)"
 
 # Only earlier runs of the same kernel: A/A, the noise, nothing to compare.
 H=$T/h3
