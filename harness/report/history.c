@@ -176,16 +176,28 @@ static int kernel_runs(const struct pb_history *h, const struct pb_history_cell 
 	return k;
 }
 
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * The cell's between-run CV, pooled over the kernels that ran it twice or
- * more (the run being judged left out: it is not its own noise).
+ * more (the run being judged left out: it is not its own noise).  With
+ * three such kernels or more, one whose CV is over PB_HISTORY_BAD_CV times
+ * their median is left out (a bad night in an A/A pair), so that one night
+ * does not widen the floor of every night after it.
  */
-static void cell_noise(const struct pb_history *h, struct pb_history_cell *c)
+static int cell_noise(const struct pb_history *h, struct pb_history_cell *c)
 {
-	double acc = 0, m, var, cv;
-	int i, j, k, df = 0;
+	double acc = 0, m, var, med = 0, *cv = malloc((size_t)(c->n + 1) * 2 * sizeof(double));
+	int i, j, k, nk = 0, df = 0;
 
-	for (i = 0; i < c->n; i = j) {
+	if (!cv)
+		return -1;
+	for (i = 0; i < c->n; i = j) {	/* cv[2q]: a kernel's CV, cv[2q + 1]: its runs */
 		const char *label = h->runs[c->pt[i].run].label;
 
 		for (j = i; j < c->n && !strcmp(h->runs[c->pt[j].run].label, label); j++)
@@ -193,13 +205,31 @@ static void cell_noise(const struct pb_history *h, struct pb_history_cell *c)
 		k = kernel_runs(h, c, i, j, &m, &var);
 		if (k < 2 || m == 0)
 			continue;
-		cv = sqrt(var) / fabs(m);
-		acc += (k - 1) * cv * cv;
+		cv[2 * nk] = sqrt(var) / fabs(m);
+		cv[2 * nk++ + 1] = k;
+	}
+	if (nk >= 3) {
+		double *s = cv + 2 * nk;	/* 3 nk <= 3 n / 2 doubles used */
+
+		for (i = 0; i < nk; i++)
+			s[i] = cv[2 * i];
+		qsort(s, (size_t)nk, sizeof(*s), dbl_cmp);
+		med = nk % 2 ? s[nk / 2] : (s[nk / 2 - 1] + s[nk / 2]) / 2;
+	}
+	for (i = 0; i < nk; i++) {
+		k = (int)cv[2 * i + 1];
+		if (med > 0 && cv[2 * i] > PB_HISTORY_BAD_CV * med) {
+			c->aa_dropped++;
+			continue;
+		}
+		acc += (k - 1) * cv[2 * i] * cv[2 * i];
 		df += k - 1;
 		c->aa_runs += k;
 		c->aa_kernels++;
 	}
 	c->cv = df ? sqrt(acc / df) : NAN;
+	free(cv);
+	return 0;
 }
 
 static int cell_steps(const struct pb_history *h, struct pb_history_cell *c)
@@ -253,9 +283,8 @@ int pb_history_analyse(struct pb_history *h)
 		struct pb_history_cell *c = &h->cells[i];
 
 		qsort_r(c->pt, (size_t)c->n, sizeof(*c->pt), point_cmp, rank);
-		c->aa_runs = c->aa_kernels = 0;
-		cell_noise(h, c);
-		rc = cell_steps(h, c);
+		c->aa_runs = c->aa_kernels = c->aa_dropped = 0;
+		rc = cell_noise(h, c) || cell_steps(h, c) ? -1 : 0;
 	}
 	free(order);
 	free(rank);

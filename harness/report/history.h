@@ -14,6 +14,7 @@
 #include "report/changepoint.h"
 
 #define PB_HISTORY_MAX_STEPS	8
+#define PB_HISTORY_BAD_CV	3	/* a kernel's CV this many times the median: left out */
 
 /*
  * A run: one result file, or one round of it when its job entries carry
@@ -51,6 +52,7 @@ struct pb_history_cell {
 	double			cv;		/* pooled between-run CV (a fraction), NAN: no A/A */
 	int			aa_runs;	/* the runs it rests on */
 	int			aa_kernels;	/* the kernels with two runs or more */
+	int			aa_dropped;	/* kernels left out: CV > 3 x the median */
 	struct pb_history_step	steps[PB_HISTORY_MAX_STEPS];
 	int			nr_steps;	/* found (steps holds the first PB_HISTORY_MAX_STEPS) */
 };
@@ -75,7 +77,8 @@ int pb_history_add(struct pb_history *h, const char *path, json_t *root, bool ju
  * Put the runs in history order (kernels as pb_version_cmp() orders them,
  * the runs of one kernel by start time, then file and round), learn each
  * cell's between-run noise from the kernels with two runs or more, judged
- * runs left out (the CV
+ * runs left out, and with three such kernels or more, one whose CV is
+ * over PB_HISTORY_BAD_CV times their median too (the CV
  * of their run means, pooled over kernels: the root mean square weighted
  * by runs - 1) and find its change points.  0, or -1 when out of memory.
  */

@@ -402,14 +402,18 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 		       size_t len)
 {
 	const struct pb_history_cell *hc = j->hc;
+	char out[64] = "";
 
+	if (hc && hc->aa_dropped)
+		snprintf(out, sizeof(out), "; %d left out, a CV > %d x the median",
+			 hc->aa_dropped, PB_HISTORY_BAD_CV);
 	if (j->from_noise)
-		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A runs of %d kernel%s)",
+		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A runs of %d kernel%s%s)",
 			 j->floor, 100 * hc->cv, hc->aa_runs, hc->aa_kernels,
-			 hc->aa_kernels == 1 ? "" : "s");
+			 hc->aa_kernels == 1 ? "" : "s", out);
 	else if (hc && !isnan(hc->cv))
 		snprintf(buf, len, "%.1f %% (--min-change; 2 x CV = %.2f %% is below it, "
-			 "%d A/A runs)", j->floor, 200 * hc->cv, hc->aa_runs);
+			 "%d A/A runs%s)", j->floor, 200 * hc->cv, hc->aa_runs, out);
 	else
 		snprintf(buf, len, "%.1f %% (--min-change; no A/A runs)", n->min_change);
 }

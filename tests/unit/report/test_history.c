@@ -144,6 +144,36 @@ static void test_pooled_noise(void **state)
 	pb_history_free(&h);
 }
 
+/*
+ * Four kernels twice each; 6.4's pair holds a bad night (80, 120: CV 28 %,
+ * over 3 times the median, 1.05 %): left out.  6.1: 100, 101 (CV
+ * 0.7036 %), 6.2: 50, 51 (1.4002 %), 6.3: 70, 70.7 (0.7036 %): pooled
+ * sqrt((0.7036^2 + 1.4002^2 + 0.7036^2) / 3) = 0.99174 %.
+ */
+static void test_bad_pair(void **state)
+{
+	const char *lab[] = { "6.1", "6.1", "6.2", "6.2", "6.3", "6.3", "6.4", "6.4" };
+	const double v[] = { 100, 101, 50, 51, 70, 70.7, 80, 120 };
+	struct pb_history h = { 0 };
+	struct pb_history_cell *c;
+	char path[32], when[32];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		snprintf(path, sizeof(path), "%d.json", i);
+		snprintf(when, sizeof(when), "2026-01-0%dT00:00:00Z", i + 1);
+		add(&h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
+	}
+	assert_int_equal(pb_history_analyse(&h), 0);
+	c = pb_history_find(&h, "pingpong", "same-cpu");
+	NEAR(c->cv, 0.0099174, 1e-6);
+	assert_int_equal(c->aa_runs, 6);
+	assert_int_equal(c->aa_kernels, 3);
+	assert_int_equal(c->aa_dropped, 1);
+	pb_history_free(&h);
+}
+
 /* 6 nights at 10, then 6 at 11 from 6.7 on: a +10 % step, a regression (lower is better). */
 static void test_step(void **state)
 {
@@ -179,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_order_and_rounds),
 		cmocka_unit_test(test_run_means),
 		cmocka_unit_test(test_pooled_noise),
+		cmocka_unit_test(test_bad_pair),
 		cmocka_unit_test(test_step),
 	};
 
