@@ -49,6 +49,19 @@ static double value_at(const struct pb_history *h, const struct pb_history_cell 
 	return c->pt[i].v;
 }
 
+/* Run i of label lab[i] with mean v[i], one a day from 2026-01-01. */
+static void add_runs(struct pb_history *h, const char *const *lab, const double *v, int n)
+{
+	char path[32], when[32];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%d.json", i);
+		snprintf(when, sizeof(when), "2026-01-%02dT00:00:00Z", i + 1);
+		add(h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
+	}
+}
+
 static void test_order_and_rounds(void **state)
 {
 	struct pb_history h = { 0 };
@@ -111,15 +124,9 @@ static void test_pooled_noise(void **state)
 	const double v[] = { 100, 102, 50, 50, 53, 70 };
 	struct pb_history h = { 0 };
 	struct pb_history_cell *c;
-	char path[32], when[32];
-	int i;
 
 	(void)state;
-	for (i = 0; i < 6; i++) {
-		snprintf(path, sizeof(path), "%d.json", i);
-		snprintf(when, sizeof(when), "2026-01-0%dT00:00:00Z", i + 1);
-		add(&h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
-	}
+	add_runs(&h, lab, v, 6);
 	assert_int_equal(pb_history_analyse(&h), 0);
 	c = pb_history_find(&h, "pingpong", "same-cpu");
 	NEAR(c->cv, 0.0288838, 1e-6);
@@ -128,11 +135,7 @@ static void test_pooled_noise(void **state)
 	pb_history_free(&h);
 
 	/* a third run of 6.1 far off, the one being judged: not its own noise */
-	for (i = 0; i < 6; i++) {
-		snprintf(path, sizeof(path), "%d.json", i);
-		snprintf(when, sizeof(when), "2026-01-0%dT00:00:00Z", i + 1);
-		add(&h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
-	}
+	add_runs(&h, lab, v, 6);
 	judged = true;
 	add(&h, "tonight.json", "6.1", "2026-01-09T00:00:00Z", json_pack("[o]", job(150, 0)));
 	judged = false;
@@ -156,15 +159,9 @@ static void test_bad_pair(void **state)
 	const double v[] = { 100, 101, 50, 51, 70, 70.7, 80, 120 };
 	struct pb_history h = { 0 };
 	struct pb_history_cell *c;
-	char path[32], when[32];
-	int i;
 
 	(void)state;
-	for (i = 0; i < 8; i++) {
-		snprintf(path, sizeof(path), "%d.json", i);
-		snprintf(when, sizeof(when), "2026-01-0%dT00:00:00Z", i + 1);
-		add(&h, path, lab[i], when, json_pack("[o]", job(v[i], 0)));
-	}
+	add_runs(&h, lab, v, 8);
 	assert_int_equal(pb_history_analyse(&h), 0);
 	c = pb_history_find(&h, "pingpong", "same-cpu");
 	NEAR(c->cv, 0.0099174, 1e-6);
