@@ -19,14 +19,17 @@
 static const char nightly_usage[] =
 	"usage: pinbench nightly JOBFILE --history DIR [OPTIONS]\n"
 	"Run JOBFILE into DIR/<kernel release>/, compare with the newest earlier kernel\n"
-	"in DIR that ran the same job file, write report.md and report.png beside the\n"
-	"result; exit 1 on a significant regression (or a failed job).\n"
+	"in DIR that ran the same job file, judge against the noise the history's A/A\n"
+	"runs show and its change points, write report.md and report.png beside the\n"
+	"result.  Exit 0 no regression, 1 a regression, 3 a job failed, 2 usage.\n"
 	"  --history DIR        the results history (required)\n"
 	"  --label TEXT         this run's label (default: the kernel release)\n"
 	"  --min-change PCT     noise floor for a significant change (default 1)\n"
 	"  --no-plot            no report.png\n"
-	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE, -q\n"
-	"                       passed on to pinbench run\n"
+	"  -q                   print nothing unless there is a regression, a failure\n"
+	"                       or an error (then all of it, pinbench run's output too)\n"
+	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE\n"
+	"                       passed on to pinbench run (-q too)\n"
 	"  -h, --help\n";
 
 /* -q, --repeats, --duration, --placement, --set: passed on to pinbench run */
@@ -40,6 +43,8 @@ static int opt_forward(void *ctx, const struct pb_opt *o, const char *arg)
 	for (i = 0; o->name && i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(names[i] + 2, o->name))
 			opt = names[i];
+	if (!o->name)
+		n->quiet = true;
 	if (n->nr_fwd + 2 > PB_NIGHTLY_MAX_ARGS) {
 		fprintf(stderr, "pinbench nightly: too many options\n");
 		return PB_OPTS_USAGE;
@@ -108,30 +113,65 @@ static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 	return PB_OPTS_OK;
 }
 
+/*
+ * 0 no regression, 1 a regression, 3 a job failed (it wins over 1: the
+ * report says both), 2 a usage error or no report.
+ */
+static int nightly_exit(const struct pb_nightly *st)
+{
+	if (st->run_rc)
+		return 3;
+	return st->regressions > 0 ? 1 : 0;
+}
+
 int cmd_nightly(int argc, char **argv)
 {
 	struct pb_nightly_opts n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
+	char err[PATH_MAX + 128], *qo = NULL, *qe = NULL;
+	FILE *out = stdout, *warn = stderr;
+	size_t qol = 0, qel = 0;
 	struct pb_nightly st;
-	char err[PATH_MAX + 128];
 	int rc, i;
 
 	rc = nightly_opts(argc, argv, &n);
 	if (rc)
 		return pb_opts_exit(rc);
+	/* -q: held back, shown only when there is something to act on */
+	if (n.quiet && (!(out = open_memstream(&qo, &qol)) ||
+			!(warn = open_memstream(&qe, &qel)))) {
+		fprintf(stderr, "pinbench nightly: out of memory\n");
+		if (out)
+			fclose(out);
+		free(qo);
+		return 2;
+	}
 	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
 	if (rc && err[0])
-		fprintf(stderr, "pinbench nightly: %s\n", err);
+		fprintf(warn, "pinbench nightly: %s\n", err);
 	for (i = 0; !rc && i < st.skipped.n; i++)
-		fprintf(stderr, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
+		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
 	if (!rc && !st.best[0])
-		printf("pinbench nightly: no earlier kernel than %s in %s: nothing to compare\n",
-		       n.label, n.history);
-	if (!rc && pb_nightly_report(&n, &st, stdout, err, sizeof(err))) {
-		fprintf(stderr, "pinbench nightly: %s\n", err);
+		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
+			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
+			"nothing to compare");
+	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
+		fprintf(warn, "pinbench nightly: %s\n", err);
 		rc = 2;
 	}
 	if (!rc)
-		rc = st.regressions > 0 || st.run_rc ? 1 : 0;
+		rc = nightly_exit(&st);
+	if (n.quiet) {
+		fclose(out);
+		fclose(warn);
+		if (rc) {	/* a regression, a failure, an error: all of it */
+			fputs(st.run_err ? st.run_err : "", stderr);
+			fputs(qe, stderr);
+			fputs(st.run_out ? st.run_out : "", stdout);
+			fputs(qo, stdout);
+		}
+		free(qo);
+		free(qe);
+	}
 	pb_nightly_free(&st);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <jansson.h>
 
 #include "report/compare.h"
+#include "report/history.h"
 #include "report/nightly.h"
 #include "report/plot.h"
 #include "lib/file.h"
@@ -93,9 +95,11 @@ static int scan(const char *dir, struct pb_paths *out, int depth)
 /*
  * Run `pinbench run`: its exit code, 2 when it died, or -1 with err when it
  * could not be started (the child sends execv's errno back on a pipe that
- * a successful exec closes).
+ * a successful exec closes).  Its stdout and stderr go to qout and qerr
+ * when they are not NULL.
  */
-static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
+static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
+		     size_t len)
 {
 	const char *self = getenv("PINBENCH_SELF");
 	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
@@ -125,6 +129,10 @@ static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
 	}
 	if (pid == 0) {
 		close(fd[0]);
+		if (qout)
+			dup2(fileno(qout), STDOUT_FILENO);
+		if (qerr)
+			dup2(fileno(qerr), STDERR_FILENO);
 		execv(self, argv);
 		e = errno;
 		if (write(fd[1], &e, sizeof(e)) < 0)
@@ -143,6 +151,41 @@ static int run_jobs(const struct pb_nightly_opts *n, char *err, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
+/* What was written to f, from its start, as a string ("" when nothing or no memory). */
+static char *slurp(FILE *f)
+{
+	long sz;
+	char *buf;
+
+	if (!f || fflush(f) || (sz = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		return calloc(1, 1);
+	buf = calloc(1, (size_t)sz + 1);
+	if (buf && sz && fread(buf, 1, (size_t)sz, f) != (size_t)sz)
+		buf[0] = 0;
+	return buf;
+}
+
+/*
+ * run_child(); with n->quiet its stdout and stderr are kept in st->run_out
+ * and st->run_err, for cli to show or not.
+ */
+static int run_jobs(const struct pb_nightly_opts *n, struct pb_nightly *st, char *err,
+		    size_t len)
+{
+	FILE *qout = n->quiet ? tmpfile() : NULL, *qerr = n->quiet ? tmpfile() : NULL;
+	int rc = run_child(n, qout, qerr, err, len);
+
+	if (n->quiet) {
+		st->run_out = slurp(qout);
+		st->run_err = slurp(qerr);
+	}
+	if (qout)
+		fclose(qout);
+	if (qerr)
+		fclose(qerr);
+	return rc;
+}
+
 static const char *base_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -151,11 +194,12 @@ static const char *base_of(const char *path)
 }
 
 /*
- * Label and job file of a result file: 0, or -1 with err saying why it
- * cannot be used (unreadable, corrupt, not a result).
+ * Label and job file of a result file (and, with rootp, its JSON for the
+ * caller to free): 0, or -1 with err saying why it cannot be used
+ * (unreadable, corrupt, not a result).
  */
 static int file_meta(const char *path, char *label, size_t llen, char *config, size_t clen,
-		     char *err, size_t elen)
+		     json_t **rootp, char *err, size_t elen)
 {
 	const char *l, *cf;
 	json_error_t je;
@@ -188,48 +232,56 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 	snprintf(label, llen, "%s", l);
 	pb_str_clean(label);
 	snprintf(config, clen, "%s", cf ? base_of(cf) : "");
-	json_decref(root);
+	if (rootp)
+		*rootp = root;
+	else
+		json_decref(root);
 	return 0;
 }
 
 /*
  * The files of the newest label before n->label that ran the same job
- * file.  A file that cannot be read goes to skipped ("PATH: why"): it
- * might have been the one to compare with.
+ * file (st->prev, st->best), and every file of that job file, any label,
+ * for the history (st->series; st->same counts this label's).  A file that
+ * cannot be read goes to skipped ("PATH: why"): it might have been the one
+ * to compare with.
  */
-static int earlier_files(const struct pb_nightly_opts *n, const struct pb_paths *old, struct pb_paths *out,
-			 struct pb_paths *skipped, char *best, size_t blen)
+static int earlier_files(const struct pb_nightly_opts *n, struct pb_nightly *st)
 {
 	char label[128], config[PATH_MAX], err[PATH_MAX + 128];
 	struct pb_paths cand = { 0 }, labels = { 0 };
+	const struct pb_paths *old = &st->before;
 	const char *job = base_of(n->jobfile);
 	int i, rc = 0;
 
-	best[0] = 0;
+	st->best[0] = 0;
 	for (i = 0; !rc && i < old->n; i++) {
-		if (file_meta(old->v[i], label, sizeof(label), config, sizeof(config),
+		if (file_meta(old->v[i], label, sizeof(label), config, sizeof(config), NULL,
 			      err, sizeof(err))) {
 			pb_str_clean(err);	/* a file name may hold anything */
-			rc = paths_add(skipped, err);
+			rc = paths_add(&st->skipped, err);
 			continue;
 		}
-		if (!strcmp(label, n->label) || (config[0] && strcmp(config, job)) ||
-		    pb_version_cmp(label, n->label) > 0)
+		if (config[0] && strcmp(config, job))
 			continue;
-		if (!best[0] || pb_version_cmp(label, best) > 0)
-			snprintf(best, blen, "%s", label);
+		rc = paths_add(&st->series, old->v[i]);
+		if (!strcmp(label, n->label))
+			st->same++;
+		if (rc || !strcmp(label, n->label) || pb_version_cmp(label, n->label) > 0)
+			continue;
+		if (!st->best[0] || pb_version_cmp(label, st->best) > 0)
+			snprintf(st->best, sizeof(st->best), "%s", label);
 		rc = paths_add(&cand, old->v[i]) || paths_add(&labels, label) ? -1 : 0;
 	}
 	for (i = 0; !rc && i < cand.n; i++)
-		if (!strcmp(labels.v[i], best))
-			rc = paths_add(out, cand.v[i]);
+		if (!strcmp(labels.v[i], st->best))
+			rc = paths_add(&st->prev, cand.v[i]);
 	paths_free(&cand);
 	paths_free(&labels);
 	return rc;
 }
 
-static void report_head(FILE *f, const struct pb_nightly_opts *n, const char *best,
-			const struct pb_paths *now, const struct pb_paths *skipped, int run_rc)
+static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct pb_nightly *st)
 {
 	char when[64];
 	time_t t = time(NULL);
@@ -240,17 +292,20 @@ static void report_head(FILE *f, const struct pb_nightly_opts *n, const char *be
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
 	fprintf(f, "# pinbench nightly: %s\n\n", n->label);
 	fprintf(f, "- job file: `%s`\n- date: %s\n", n->jobfile, when);
-	for (i = 0; i < now->n; i++)
-		fprintf(f, "- result: `%s`\n", base_of(now->v[i]));
-	if (best[0])
+	for (i = 0; i < st->now.n; i++)
+		fprintf(f, "- result: `%s`\n", base_of(st->now.v[i]));
+	if (st->best[0])
 		fprintf(f, "- compared with: **%s** (the newest earlier kernel in `%s`)\n",
-			best, n->history);
+			st->best, n->history);
 	else
 		fprintf(f, "- compared with: nothing (no earlier kernel in `%s`)\n", n->history);
-	for (i = 0; i < skipped->n; i++)
-		fprintf(f, "- **skipped**: `%s`\n", skipped->v[i]);
-	if (run_rc)
-		fprintf(f, "- **some jobs failed** (pinbench run exited %d)\n", run_rc);
+	if (st->same)
+		fprintf(f, "- earlier runs of %s: %d (A/A: they measure the noise)\n", n->label,
+			st->same);
+	for (i = 0; i < st->skipped.n; i++)
+		fprintf(f, "- **skipped**: `%s`\n", st->skipped.v[i]);
+	if (st->run_rc)
+		fprintf(f, "- **some jobs failed** (pinbench run exited %d)\n", st->run_rc);
 	fputc('\n', f);
 }
 
@@ -272,16 +327,261 @@ static void set_aside_lines(FILE *f, const struct pb_cmp *c, const char *pre, co
 		fputs(end, f);
 }
 
+/* ---- the history as evidence ---- */
+
+/* What tonight's run of one cell says against the newest earlier kernel and the noise. */
+struct judged {
+	const struct pb_table	*t;
+	struct pb_history_cell	*hc;	/* NULL: not in the history */
+	double			floor;	/* percent */
+	bool			from_noise;	/* 2 x CV, not --min-change */
+	struct pb_eval		e;	/* judged with the floor; has_base false: no change */
+	bool			regression;
+	int			aa_before;	/* no earlier kernel: earlier runs of this one */
+	double			aa_change;	/* percent: tonight's against their mean */
+};
+
+/* Tonight's run means against those of the earlier runs of the same kernel. */
+static void aa_check(const struct pb_nightly_opts *n, const struct pb_nightly *st,
+		     const struct pb_history *h, struct judged *j)
+{
+	double now = 0, before = 0;
+	int i, nn = 0;
+
+	for (i = 0; j->hc && i < j->hc->n; i++) {
+		const struct pb_history_run *r = &h->runs[j->hc->pt[i].run];
+
+		if (strcmp(r->label, n->label))
+			continue;
+		if (paths_has(&st->now, r->file)) {
+			now += j->hc->pt[i].v;
+			nn++;
+		} else {
+			before += j->hc->pt[i].v;
+			j->aa_before++;
+		}
+	}
+	if (!nn || !j->aa_before || before == 0) {
+		j->aa_before = 0;
+		return;
+	}
+	before /= j->aa_before;
+	j->aa_change = (now / nn - before) / fabs(before) * 100;
+}
+
+static double cell_floor(const struct pb_nightly_opts *n, const struct pb_history_cell *hc,
+			 bool *from_noise)
+{
+	double twice = hc && !isnan(hc->cv) ? 200 * hc->cv : 0;
+
+	*from_noise = twice > n->min_change;
+	return *from_noise ? twice : n->min_change;
+}
+
+static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, struct pb_cmp *c,
+		     struct pb_history *h, struct judged **out)
+{
+	int i, bg = st->best[0] ? pb_cmp_find_group(c, st->best) : -1;
+	int ng = pb_cmp_find_group(c, n->label);
+	struct judged *j = calloc((size_t)(c->nr_tables + 1), sizeof(*j));
+
+	*out = j;
+	if (!j)
+		return -1;
+	for (i = 0; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+		const struct pb_cell *base = bg >= 0 ? pb_cmp_base(c, t, bg) : NULL;
+
+		j[i].t = t;
+		j[i].hc = pb_history_find(h, t->job, t->placement);
+		j[i].floor = cell_floor(n, j[i].hc, &j[i].from_noise);
+		pb_cmp_eval(t, ng >= 0 ? pb_cmp_cell(t, ng) : NULL, base, j[i].floor, &j[i].e);
+		if (!st->best[0])
+			aa_check(n, st, h, &j[i]);
+		j[i].regression = base && j[i].e.significant &&
+				  !strcmp(j[i].e.verdict, "regression");
+		st->regressions += j[i].regression;
+	}
+	for (i = 0; i < h->nr_cells; i++) {
+		struct pb_history_cell *hc = &h->cells[i];
+		bool fn;
+		int k;
+
+		for (k = 0; k < hc->nr_steps && k < PB_HISTORY_MAX_STEPS; k++)
+			if (hc->steps[k].regression && !strcmp(hc->steps[k].label, n->label) &&
+			    fabs(hc->steps[k].change) > cell_floor(n, hc, &fn))
+				st->cp_regressions++;
+	}
+	st->regressions += st->cp_regressions;
+	return 0;
+}
+
+static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, char *buf,
+		       size_t len)
+{
+	const struct pb_history_cell *hc = j->hc;
+	char out[64] = "";
+
+	if (hc && hc->aa_dropped)
+		snprintf(out, sizeof(out), "; %d left out, a CV > %d x the median",
+			 hc->aa_dropped, PB_HISTORY_BAD_CV);
+	if (j->from_noise)
+		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A runs of %d kernel%s%s)",
+			 j->floor, 100 * hc->cv, hc->aa_runs, hc->aa_kernels,
+			 hc->aa_kernels == 1 ? "" : "s", out);
+	else if (hc && !isnan(hc->cv))
+		snprintf(buf, len, "%.1f %% (--min-change; 2 x CV = %.2f %% is below it, "
+			 "%d A/A runs%s)", j->floor, 200 * hc->cv, hc->aa_runs, out);
+	else
+		snprintf(buf, len, "%.1f %% (--min-change; no A/A runs)", n->min_change);
+}
+
+static void verdict_text(const struct judged *j, char *buf, size_t len)
+{
+	if (!j->e.has_base && j->aa_before)
+		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
+			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
+			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
+			 "within the floor");
+	else if (!j->e.has_base)
+		snprintf(buf, len, "%s", j->e.s.n ? "nothing to compare" : "no result tonight");
+	else if (j->e.significant)
+		snprintf(buf, len, "%+.1f %%: %s", j->e.change, j->e.verdict);
+	else if (j->e.p_adj < PB_CMP_ALPHA && fabs(j->e.change) > 0)
+		snprintf(buf, len, "%+.1f %%: within the floor", j->e.change);
+	else
+		snprintf(buf, len, "%+.1f %%: no significant change", j->e.change);
+}
+
+static int aa_total(const struct pb_history *h, int *kernels)
+{
+	int i, runs = 0;
+
+	*kernels = 0;
+	for (i = 0; i < h->nr_cells; i++)
+		if (h->cells[i].aa_runs > runs) {
+			runs = h->cells[i].aa_runs;
+			*kernels = h->cells[i].aa_kernels;
+		}
+	return runs;
+}
+
+static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
+			const struct pb_nightly *st, const struct judged *j, int nr,
+			const struct pb_history *h)
+{
+	int i, kernels, runs = aa_total(h, &kernels);
+	const char *in = md ? "" : "  ";
+	char fl[160], vd[200];
+
+	fprintf(f, md ? "## Against the history's noise\n\n" : "\nagainst the history's noise:\n");
+	fprintf(f, "%sA regression is significant and beyond the floor, max(--min-change %.1f %%,"
+		" 2 x CV),\n%sCV: the between-run CV of the run means of each kernel that ran more"
+		" than once\n%s(A/A), pooled over kernels (root mean square by runs - 1), tonight's"
+		" run left out.\n%s", in, n->min_change, in, in, in);
+	if (runs)
+		fprintf(f, "At most %d A/A runs of %d kernel%s.\n", runs, kernels,
+			kernels == 1 ? "" : "s");
+	else
+		fprintf(f, "No A/A runs in the history (no kernel ran this job file twice): "
+			"the floor is --min-change.\n");
+	if (md)
+		fprintf(f, "\n| job | placement | floor | against %s |\n|---|---|---|---|\n",
+			st->best[0] ? st->best : st->same ? "earlier runs of this kernel" :
+			"(nothing)");
+	for (i = 0; i < nr; i++) {
+		floor_text(&j[i], n, fl, sizeof(fl));
+		verdict_text(&j[i], vd, sizeof(vd));
+		if (md)
+			fprintf(f, "| %s | %s | %s | %s%s%s |\n", j[i].t->job, j[i].t->placement,
+				fl, j[i].regression ? "**" : "", vd, j[i].regression ? "**" : "");
+		else
+			fprintf(f, "  %s %s: floor %s\n    %s\n", j[i].t->job, j[i].t->placement,
+				fl, vd);
+	}
+	fputc('\n', f);
+}
+
+static void write_steps(FILE *f, bool md, const struct pb_nightly_opts *n, const struct pb_history *h)
+{
+	const struct pb_cp_opts *o = &h->cp;
+	int i, k;
+
+	fprintf(f, md ? "## Change points\n\n" : "change points:\n");
+	fprintf(f, "%sE-divisive means over each cell's run means in history order (kernels in"
+		" version order,\n%sruns of a kernel by start time): alpha 1, at least %d runs a "
+		"side, %d permutations,\n%sseed %llu, p < %.2f; %d runs in the history.\n",
+		md ? "" : "  ", md ? "" : "  ", o->min_size, o->permutations, md ? "" : "  ",
+		(unsigned long long)o->seed, o->alpha, h->nr_runs);
+	if (md)
+		fprintf(f, "\n| job | placement | runs | change points |\n|---|---|---|---|\n");
+	for (i = 0; i < h->nr_cells; i++) {
+		const struct pb_history_cell *c = &h->cells[i];
+
+		fprintf(f, md ? "| %s | %s | %d | " : "  %s %s (%d runs): ", c->job, c->placement,
+			c->n);
+		if (!c->nr_steps)
+			fprintf(f, "no change point");
+		for (k = 0; k < c->nr_steps && k < PB_HISTORY_MAX_STEPS; k++) {
+			const struct pb_history_step *s = &c->steps[k];
+			bool now = !strcmp(s->label, n->label);
+
+			fprintf(f, "%s%s%s%s: %+.1f %% %s (p %.3f)", k ? "; " : "",
+				md ? "**" : "", s->label, md ? "**" : "", s->change,
+				s->regression ? "regression" : "improvement", s->p);
+			if (now)
+				fprintf(f, " at this kernel");
+		}
+		fprintf(f, md ? " |\n" : "\n");
+	}
+	fputc('\n', f);
+}
+
+static const char *verdict(const struct pb_nightly *st)
+{
+	if (st->regressions && st->run_rc)
+		return "regression, and some jobs failed";
+	if (st->regressions)
+		return st->cp_regressions ? "regression (a change point at this kernel)" :
+		       "regression";
+	if (st->run_rc)
+		return "some jobs failed";
+	if (st->best[0])
+		return "no regression";
+	return st->same ? "no earlier kernel, only A/A runs of this one" : "nothing to compare with";
+}
+
+/* The history of this job file: every usable earlier file and tonight's. */
+static int load_history(const struct pb_nightly *st, struct pb_history *h)
+{
+	char label[128], config[PATH_MAX], err[PATH_MAX + 128];
+	const struct pb_paths *set[2] = { &st->series, &st->now };
+	json_t *root;
+	int i, k, rc = 0;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; !rc && i < set[k]->n; i++) {
+			if (file_meta(set[k]->v[i], label, sizeof(label), config, sizeof(config),
+				      &root, err, sizeof(err)))
+				continue;
+			rc = pb_history_add(h, set[k]->v[i], root, k == 1);
+			json_decref(root);
+		}
+	return rc ? -1 : pb_history_analyse(h);
+}
+
 /* Compare; write report.md (and report.png) beside the new result. */
-static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
-		  const struct pb_paths *prev, const struct pb_paths *skipped, const char *best,
-		  int run_rc, int *regressions, FILE *out, char *err, size_t len)
+static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
+		  char *err, size_t len)
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
-				 .baseline = best[0] ? best : NULL };
+				 .baseline = st->best[0] ? st->best : NULL };
 	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128];
+	const struct pb_paths *now = &st->now, *prev = &st->prev;
+	struct pb_history h = { 0 };
+	struct judged *j = NULL;
 	struct pb_cmp c = { 0 };
-	int i, rc = 0, prc = -1;
+	int i, rc = 0, prc = -1, r;
 	FILE *f;
 
 	snprintf(dir, sizeof(dir), "%.*s", (int)(base_of(now->v[0]) - now->v[0] - 1), now->v[0]);
@@ -289,6 +589,8 @@ static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
 		rc = pb_cmp_load(&c, prev->v[i], err, len);
 	for (i = 0; !rc && i < now->n; i++)
 		rc = pb_cmp_load(&c, now->v[i], err, len);
+	if (!rc && load_history(st, &h))
+		rc = pb_errf(err, len, 0, "out of memory");
 	if (!rc) {
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
@@ -301,22 +603,33 @@ static int report(const struct pb_nightly_opts *n, const struct pb_paths *now,
 		rc = f ? 0 : -1;
 	}
 	if (!rc) {
-		report_head(f, n, best, now, skipped, run_rc);
+		report_head(f, n, st);
 		set_aside_lines(f, &c, "- **not compared**: ", "\n");
 		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
-		*regressions = pb_cmp_report(&c, &o, f, err, len);
-		if (*regressions >= 0)
-			fprintf(f, "**Verdict: %s.**\n\n", !best[0] ? "nothing to compare with" :
-				*regressions ? "significant regression" : "no significant regression");
+		r = pb_cmp_report(&c, &o, f, err, len);
+		st->regressions = 0;
+		st->cp_regressions = 0;
+		if (r >= 0 && judge_all(n, st, &c, &h, &j))
+			r = pb_errf(err, len, 0, "out of memory");
+		if (r >= 0) {
+			write_noise(f, true, n, st, j, c.nr_tables, &h);
+			write_steps(f, true, n, &h);
+			fprintf(f, "**Verdict: %s.**\n\n", verdict(st));
+		}
 		if (prc == 0)
 			fprintf(f, "## Plots\n\n![pinbench plots](report.png)\n");
 		else if (n->plot)
 			fprintf(f, "## Plots\n\nNot made: %s\n", perr);
-		rc = fclose(f) || *regressions < 0 ? -1 : 0;
+		rc = fclose(f) || r < 0 ? -1 : 0;
 		o.format = PB_FMT_TEXT;
-		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0)
-			fprintf(out, "report: %s\n", path);
+		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0) {
+			write_noise(out, false, n, st, j, c.nr_tables, &h);
+			write_steps(out, false, n, &h);
+			fprintf(out, "verdict: %s\nreport: %s\n", verdict(st), path);
+		}
 	}
+	free(j);
+	pb_history_free(&h);
 	pb_cmp_free(&c);
 	return rc;
 }
@@ -338,7 +651,7 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 		return pb_errf(err, len, 0, "the default label (uname -r) %s", why);
 	if (pb_mkdirs(n->history) || scan(n->history, &st->before, 0))
 		return pb_errf(err, len, 0, "%s: %s", n->history, strerror(errno));
-	st->run_rc = run_jobs(n, err, len);
+	st->run_rc = run_jobs(n, st, err, len);
 	if (st->run_rc < 0)
 		return -1;
 	if (st->run_rc == 2)
@@ -350,8 +663,7 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 	paths_free(&after);
 	if (!rc && !st->now.n)
 		return pb_errf(err, len, 0, "the run wrote no result under %s", n->history);
-	if (!rc && earlier_files(n, &st->before, &st->prev, &st->skipped, st->best,
-				 sizeof(st->best)))
+	if (!rc && earlier_files(n, st))
 		rc = -1;
 	return rc;
 }
@@ -359,8 +671,7 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 int pb_nightly_report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
 		      char *err, size_t len)
 {
-	return report(n, &st->now, &st->prev, &st->skipped, st->best, st->run_rc,
-		      &st->regressions, out, err, len);
+	return report(n, st, out, err, len);
 }
 
 void pb_nightly_free(struct pb_nightly *st)
@@ -369,4 +680,8 @@ void pb_nightly_free(struct pb_nightly *st)
 	paths_free(&st->now);
 	paths_free(&st->prev);
 	paths_free(&st->skipped);
+	paths_free(&st->series);
+	free(st->run_out);
+	free(st->run_err);
+	st->run_out = st->run_err = NULL;
 }

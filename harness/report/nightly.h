@@ -20,6 +20,7 @@ struct pb_nightly_opts {
 	char		label[128];	/* "": pb_nightly_run() puts the kernel release */
 	double		min_change;
 	bool		plot;
+	bool		quiet;		/* -q: cli prints only a regression or a failure */
 	char		*fwd[PB_NIGHTLY_MAX_ARGS];	/* options passed on to `run` */
 	int		nr_fwd;
 };
@@ -36,9 +37,15 @@ struct pb_nightly {
 	struct pb_paths	now;		/* those the run wrote */
 	struct pb_paths	prev;		/* those of the kernel to compare with */
 	struct pb_paths	skipped;	/* "PATH: why" of files that could not be read */
+	struct pb_paths	series;		/* every earlier file of this job file, any label */
+	int		same;		/* how many of them are this label's (A/A) */
 	char		best[128];	/* the kernel to compare with, "" none */
 	int		run_rc;		/* pinbench run's exit code */
-	int		regressions;	/* significant ones, after pb_nightly_report() */
+	char		*run_out;	/* quiet: what pinbench run wrote to stdout, or NULL */
+	char		*run_err;	/* ... and to stderr */
+	int		regressions;	/* after pb_nightly_report(): significant ones
+					 * beyond the noise floor, change points included */
+	int		cp_regressions;	/* of which change points at this kernel */
 };
 
 /*
@@ -49,7 +56,11 @@ struct pb_nightly {
 int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len);
 /*
  * Write report.md (and report.png) beside the new result, and the text
- * report and "report: PATH" to out: 0, or -1 with err set.
+ * report, "verdict: ..." and "report: PATH" to out: 0, or -1 with err set.
+ * A regression is a significant change against the newest earlier kernel
+ * that is larger than the cell's noise floor (max(min_change, 2 x the
+ * between-run CV the history's A/A runs show)), or a change point at this
+ * kernel, in the worse direction, larger than that floor.
  */
 int pb_nightly_report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
 		      char *err, size_t len);
