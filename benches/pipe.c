@@ -21,6 +21,7 @@ struct pipe_opts {
 	int	pattern;
 	long	size;
 	int	test_hang;	/* test only: exercise the watchdogs */
+	long	test_spin_ns;	/* test only: a known cost per round trip */
 };
 
 struct pipe_shared {
@@ -43,6 +44,10 @@ static const struct pb_key pipe_keys[] = {
 	{ .name = "test_hang", .type = PB_T_ENUM, .def = "none", .choices = "none|setup|loop",
 	  .off = offsetof(struct pipe_opts, test_hang), .flags = PB_KEY_HIDDEN,
 	  .help = "test only: hang in setup, or ignore the stop in the reader's loop" },
+	{ .name = "test_spin_ns", .type = PB_T_INT, .def = "0", .min = 0, .max = 1000000,
+	  .off = offsetof(struct pipe_opts, test_spin_ns), .flags = PB_KEY_HIDDEN,
+	  .help = "test only: the reader burns this many ns per round trip before it answers"
+		  " (tests/peers/sensitivity.sh: a change of known size)" },
 	{ .name = NULL },
 };
 
@@ -150,6 +155,7 @@ static int pingpong(struct pb_role_ctx *c, const struct pipe_shared *sh,
 {
 	int in = c->role == WRITER ? sh->ba[0] : sh->ab[0];
 	int out = c->role == WRITER ? sh->ab[1] : sh->ba[1];
+	long spin = ((const struct pipe_opts *)c->opts)->test_spin_ns;
 	int r;
 
 	while (!pb_stop(c)) {
@@ -161,6 +167,8 @@ static int pingpong(struct pb_role_ctx *c, const struct pipe_shared *sh,
 				pb_op(c);
 		} else {
 			r = xfer(c, in, p->buf, p->len, false);
+			if (r > 0 && spin)
+				pb_test_spin_ns(spin);
 			if (r > 0)
 				r = xfer(c, out, p->buf, p->len, true);
 		}

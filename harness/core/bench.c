@@ -111,3 +111,13 @@ long pb_sysctl_long(const char *name)
 
 	return pb_sys_read_long(&v, "/proc/sys/%s", name) ? -1 : v;
 }
+
+void pb_test_spin_ns(long ns)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < ns);
+}

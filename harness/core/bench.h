@@ -207,6 +207,13 @@ int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
  */
 long pb_sysctl_long(const char *name);
 
+/*
+ * Test only: burn ns nanoseconds of CPU (a busy wait on CLOCK_MONOTONIC),
+ * for keys that inject a known cost per op (pipe's test_spin_ns), so the
+ * statistics' power can be measured against a change of known size.
+ */
+void pb_test_spin_ns(long ns);
+
 /* Shared memory for setup(): visible to roles in processes and threads. */
 void *pb_shm_alloc(size_t size);
 void pb_shm_free(void *p, size_t size);

@@ -264,8 +264,13 @@ for c in run bench list topo events doctor compare plot nightly server; do
 	ok $([ $? = 0 ] && grep -qi usage "$T/help.out" && echo 0 || echo 1) "pinbench $c --help"
 done
 $PB list >"$T/list.out"
-ok $([ $? = 0 ] && grep -q "^pipe" "$T/list.out" && grep -q "pattern" "$T/list.out" && ! grep -q test_hang "$T/list.out" && echo 0 || echo 1) \
+ok $([ $? = 0 ] && grep -q "^pipe" "$T/list.out" && grep -q "pattern" "$T/list.out" && ! grep -q test_hang "$T/list.out" && ! grep -q test_spin_ns "$T/list.out" && echo 0 || echo 1) \
 	"list shows workloads and keys, not test-only keys"
+# test_spin_ns: the reader burns that long per round trip, a floor under the rtt
+$PB bench pipe test_spin_ns=200000 cpus=0,0 --repeats 2 --duration 0.2 --warmup 0 --events none \
+	-q --format json -o "$T/spin" >"$T/spin.json" 2>"$T/err"
+check "test_spin_ns=200000: every repeat's rtt is at least 200 µs" pyjson "$T/spin.json" \
+	'all(r["value"] >= 200 for r in d["jobs"][0]["repeats"] if r["in_summary"]) and d["jobs"][0]["params"]["test_spin_ns"] == "200000"'
 $PB list --format json >"$T/list.json"
 check "list --format json" pyjson "$T/list.json" \
 	'any(b["name"] == "pipe" and b["metric"]["name"] for b in d["benches"]) and any(k["name"] == "repeats" for k in d["common_keys"])'

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Sensitivity benchmark of the verdicts: how often compare calls an A/A
+# pair "significant" (false alarms), and how often it finds a change of
+# known size (power), on this machine, with runs as the units.
+#
+# The change is injected with pipe's test-only key test_spin_ns: the reader
+# burns that long per round trip.  It is calibrated first (the rtt at 0 and
+# at 2000 ns) into the spin that adds 2 % and 5 % to the round trip.  Then
+# CYCLES cycles each run four labels, one run each, in the order
+# A B2 A2 B5: A and A2 are the same job (A/A), B2 is +2 %, B5 is +5 %.  A
+# trial takes R consecutive runs of two labels (as two kernels would be
+# run: R invocations each) and asks `pinbench compare` for its verdict.
+# Trials are taken as disjoint windows (independent) and as sliding ones
+# (more of them, overlapping).  Also shown: the same pairs judged on one
+# run each (the repeats of single runs as the values), the old way.
+#
+# It prints figures; it does not judge.
+#
+#   sh tests/peers/sensitivity.sh              (about 12 minutes on 2 CPUs)
+#   KEEP=1 keeps the runs (the folder is printed); ANALYSE=DIR judges them again
+#   CYCLES=30 R=5 PLACEMENTS="same-cpu same-socket" REPEATS=2 DURATION=1 ...
+PB=${PINBENCH:-./pinbench}
+CYCLES=${CYCLES:-20}
+R=${R:-5}
+REPEATS=${REPEATS:-2}
+DURATION=${DURATION:-1}
+PLACEMENTS=${PLACEMENTS:-"same-cpu same-socket"}
+OUT=${ANALYSE:-${TMPDIR:-/tmp}/pinbench-sensitivity.$$}
+mkdir -p "$OUT" || exit 2
+[ -n "$KEEP" ] || trap 'rm -rf "$OUT"' EXIT
+trap 'exit 1' HUP INT TERM
+
+job() {	# PLACEMENT SPIN LABEL DIR: one run
+	cat >"$OUT/job.ini" <<INI
+[global]
+bench=pipe
+repeats=$REPEATS
+duration=$DURATION
+warmup=0.5
+events=none
+
+[rtt]
+placement=$1
+test_spin_ns=$2
+INI
+	$PB run "$OUT/job.ini" --wait -q --label "$3" -o "$4" >/dev/null 2>"$OUT/err" ||
+		{ echo "# run $3 at $1 failed:" >&2; cat "$OUT/err" >&2; }
+}
+
+mean_rtt() {	# DIR: the mean of the runs' means under DIR
+	python3 - "$1" <<'PY'
+import glob, json, sys
+v = [j["summary"]["mean"] for f in glob.glob(sys.argv[1] + "/**/*.json", recursive=True)
+     for j in json.load(open(f))["jobs"] if j.get("summary")]
+print(sum(v) / len(v))
+PY
+}
+
+for p in $PLACEMENTS; do
+	[ -n "$ANALYSE" ] && break
+	for i in 1 2 3; do
+		job "$p" 0 c0 "$OUT/cal-$p"
+		job "$p" 2000 c2000 "$OUT/cal-$p"
+	done
+	r0=$(mean_rtt "$OUT/cal-$p/c0")
+	r1=$(mean_rtt "$OUT/cal-$p/c2000")
+	spins=$(python3 -c "
+r0, r1 = $r0, $r1
+slope = (r1 - r0) / 2000e-3	# µs of rtt per µs of spin
+print(round(0.02 * r0 / slope * 1e3), round(0.05 * r0 / slope * 1e3))")
+	set -- $spins
+	echo "$p: rtt $r0 µs; 2000 ns of spin adds $(python3 -c "print(round($r1 - $r0, 3))") µs;" \
+		"+2 %: test_spin_ns=$1, +5 %: test_spin_ns=$2"
+	echo "$p $r0 $1 $2" >>"$OUT/cal"
+	t0=$(date +%s)
+	c=1
+	while [ "$c" -le "$CYCLES" ]; do
+		job "$p" 0 A "$OUT/res-$p"
+		job "$p" "$1" B2 "$OUT/res-$p"
+		job "$p" 0 A2 "$OUT/res-$p"
+		job "$p" "$2" B5 "$OUT/res-$p"
+		c=$((c + 1))
+	done
+	echo "$p $(( $(date +%s) - t0 ))" >>"$OUT/wall"
+done
+
+[ -n "$KEEP" ] && echo "runs kept in $OUT"
+python3 - "$OUT" "$PB" "$CYCLES" "$R" <<'PY'
+import glob, json, os, subprocess, sys
+out, pb, cycles, R = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+wall = dict(l.split() for l in open(os.path.join(out, "wall")))
+cal = {l.split()[0]: l.split()[1:] for l in open(os.path.join(out, "cal"))}
+
+def files(p, label):
+    return sorted(glob.glob(os.path.join(out, "res-" + p, label, "*.json")))
+
+def verdict(base, new):
+    """compare's verdict on the files new against the files base: (significant, change, ci)."""
+    r = subprocess.run([pb, "compare", "--format", "json", "--order", "given",
+                        "--baseline", "X0", "--group-by", "label",
+                        "--allow-different", "test_spin_ns"] + base + new,
+                       capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        sys.exit("compare failed: " + r.stderr)
+    d = json.loads(r.stdout)
+    row = [x for x in d["results"] if x["label"] != "X0"][0]
+    return row["significant"], row["change"], row["change_ci95"], row["tested"]
+
+def relabel(paths, label, tag):
+    """Copies of the result files under a new label, so compare sees two groups."""
+    res = []
+    for i, f in enumerate(paths):
+        d = json.load(open(f))
+        d["label"] = label
+        q = os.path.join(out, "tmp", str(tag), "%s-%d.json" % (label, i))
+        os.makedirs(os.path.dirname(q), exist_ok=True)
+        json.dump(d, open(q, "w"))
+        res.append(q)
+    return res
+
+print("\nruns as units: R = %d runs a label per trial (%d repeats x %s s each)" %
+      (R, int(os.environ.get("REPEATS", "2")), os.environ.get("DURATION", "1")))
+print("%-12s %-10s %-22s %-22s %s" % ("placement", "pair", "disjoint trials", "sliding windows",
+                                       "median change [median CI]"))
+tag = 0
+for p in cal:
+    fa, fa2, fb2, fb5 = (files(p, l) for l in ("A", "A2", "B2", "B5"))
+    n = min(len(fa), len(fa2), len(fb2), len(fb5))
+    per_run = float(wall[p]) / (4 * cycles)
+    for name, other in (("A/A", fa2), ("+2 %", fb2), ("+5 %", fb5)):
+        res = {"disjoint": [], "sliding": []}
+        changes, cis = [], []
+        for start in range(0, n - R + 1):
+            tag += 1
+            s, ch, ci, tested = verdict(relabel(fa[start:start + R], "X0", tag),
+                                        relabel(other[start:start + R], "X1", tag))
+            res["sliding"].append(s)
+            if start % R == 0:
+                res["disjoint"].append(s)
+            changes.append(ch)
+            if ci and ci[0] is not None and ci[1] is not None:
+                cis.append(ci)
+        med = sorted(changes)[len(changes) // 2] if changes else float("nan")
+        cis.sort(key=lambda c: c[1] - c[0])
+        mci = cis[len(cis) // 2] if cis else [float("nan")] * 2
+        d, s = res["disjoint"], res["sliding"]
+        print("%-12s %-10s %-22s %-22s %+.2f %% [%+.1f, %+.1f]" % (
+            p, name, "%d of %d significant" % (sum(d), len(d)),
+            "%d of %d significant" % (sum(s), len(s)), med, mci[0], mci[1]))
+    print("%-12s one trial: %d + %d runs, %.0f s of machine time (%.1f s a run)" %
+          (p, R, R, 2 * R * per_run, per_run))
+
+print("\none run a label (the repeats of single runs as the values, the old way)")
+for p in cal:
+    fa, fa2, fb2, fb5 = (files(p, l) for l in ("A", "A2", "B2", "B5"))
+    for name, other in (("A/A", fa2), ("+2 %", fb2), ("+5 %", fb5)):
+        hits = 0
+        for i in range(min(len(fa), len(other))):
+            tag += 1
+            hits += verdict(relabel([fa[i]], "X0", tag), relabel([other[i]], "X1", tag))[0]
+        print("%-12s %-10s %d of %d significant" % (p, name, hits, min(len(fa), len(other))))
+PY
