@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/anomaly.h"
+#include "lib/schema.h"
 #include "checks/doctor.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
@@ -200,7 +201,8 @@ static int report_machine(FILE *out, const struct pb_doctor_opts *o, const struc
 	for (i = 0; i < nc; i++)
 		cnt[c[i].status]++;
 	if (o->json) {
-		json_t *j = json_pack("{s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}",
+		json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}",
+				      "schema", PB_SCHEMA_DOCTOR,
 				      "checks", checks_json(c, nc),
 				      "environment", pb_env_json(e),
 				      "nominal", pb_nominal_json(nom),
@@ -330,8 +332,14 @@ int pb_doctor_perf_stat(const struct pb_doctor_opts *o, FILE *out, char *err, si
 	pb_perfstat_check(&ps, o->nominal_mhz, true, &a, &v);
 	r = worst_sev(&a) >= PB_SEV_WARN ? 1 : 0;
 	if (o->json) {
-		json_t *j = pb_perfstat_json(&ps, &v);
+		json_t *ps_j = pb_perfstat_json(&ps, &v);
+		json_t *j = json_pack("{s:s}", "schema", PB_SCHEMA_PERF_STAT);
 
+		if (j && ps_j && json_object_update(j, ps_j)) {
+			json_decref(j);
+			j = NULL;
+		}
+		json_decref(ps_j);
 		if (j) {
 			json_object_set_new(j, "anomalies", pb_anomalies_json(&a));
 			json_object_set_new(j, "flagged", json_boolean(r));

@@ -28,6 +28,7 @@
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
 #include "report/result.h"
+#include "lib/schema.h"
 #include "lib/util.h"
 
 struct run_opts {
@@ -1265,7 +1266,8 @@ int cmd_list(int argc, char **argv)
 		list_keys(b->keys, stdout);
 	}
 	if (json) {
-		json_t *o = json_pack("{s:o, s:o}", "benches", a, "common_keys",
+		json_t *o = json_pack("{s:s, s:o, s:o}", "schema", PB_SCHEMA_LIST,
+				      "benches", a, "common_keys",
 				      keys_json(pb_common_keys));
 
 		json_dumpf(o, stdout, JSON_INDENT(1));

@@ -11,7 +11,7 @@
 
 #include "core/runner.h"
 #include "lib/file.h"
-#include "report/schema.h"
+#include "lib/schema.h"
 
 struct pb_run {
 	const char		*label;
