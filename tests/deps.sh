@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Install what pinbench needs to build, run and test, when it is missing.
 # As root: apt-get.  Otherwise: print the exact command and stop.
-PKGS="build-essential pkg-config libhwloc-dev libpfm4-dev libjansson-dev libcmocka-dev gnuplot-nox iproute2 linux-perf"
+PKGS="build-essential pkg-config libhwloc-dev libpfm4-dev libjansson-dev libcmocka-dev gnuplot-nox iproute2 linux-perf python3-jsonschema"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
