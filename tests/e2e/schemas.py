@@ -36,6 +36,11 @@ def file_of(name):
     return os.path.join(DIR, name.replace("/", "-") + ".schema.json")
 
 
+def pointer(parts):
+    """The JSON pointer (RFC 6901) of an error: /jobs/0/counters/writer~10"""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts) or "/"
+
+
 def load_all():
     out = {}
     for path in sorted(glob.glob(os.path.join(DIR, "*.schema.json"))):
@@ -109,7 +114,7 @@ def check_file(path, all_schemas):
     errs = sorted(validator(all_schemas[spath], all_schemas).iter_errors(doc),
                   key=lambda e: list(map(str, e.absolute_path)))
     for e in errs[:20]:
-        print("%s: /%s: %s" % (path, "/".join(map(str, e.absolute_path)), e.message[:300]))
+        print("%s: %s: %s" % (path, pointer(e.absolute_path), e.message[:300]))
     if len(errs) > 20:
         print("%s: ... %d errors in all" % (path, len(errs)))
     if not errs:

@@ -86,15 +86,38 @@ assert any(j["status"] == "skipped" and j["summary"] is None for j in d["jobs"])
 w = [j for j in ok if j["bench"] == "epoll_ctl" and j["params"].get("threads") == "2"]
 assert not w or "per_instance" in w[0], "epoll_ctl threads=2: no per_instance"
 PY
-"$PB" run -q --label b --set duration=0.1 --set repeats=2 -o "$T/out" "$T/jobs.ini" \
+sed '/^\[epoll\]/,$d' "$T/jobs.ini" >"$T/jobs-b.ini"
+"$PB" run -q --label b --set duration=0.1 --placement same-cpu -o "$T/out" "$T/jobs-b.ini" \
 	>"$T/run.out" 2>"$T/why"
 b=$(result_of "$T/run.out")
 [ -f "$b" ]
-ok $? "a second run" "$T/why"
+ok $? "a second run (pipe, udpping)" "$T/why"
 "$PB" bench pipe duration=0.1 repeats=1 warmup=0 placement=same-cpu --format json -q \
 	-o "$T/out" >"$T/bench.json" 2>"$T/why"
 ok $? "bench pipe --format json" "$T/why"
 valid "bench --format json on stdout is a valid pinbench-result/1" "$T/bench.json"
+# a failed job (the watchdog stops a hung setup) and an interrupted one
+"$PB" bench pipe test_hang=setup timeout=0.5 --repeats 1 --duration 0.1 --warmup 0 \
+	--placement same-cpu -q --format json -o "$T/out" >"$T/failed.json" 2>"$T/why"
+$PY -c 'import json, sys; assert json.load(open(sys.argv[1]))["jobs"][0]["status"] == "failed"' \
+	"$T/failed.json" 2>>"$T/why"
+ok $? "a hung job: failed" "$T/why"
+printf '[global]\nbench=pipe\nwarmup=0\nplacement=same-cpu\n[first]\nrepeats=1\nduration=0.1\n[second]\nrepeats=4\nduration=1\n' \
+	>"$T/two.ini"
+"$PB" run -q -o "$T/int" "$T/two.ini" >"$T/int.out" 2>&1 &
+pb=$!
+for _ in $(seq 1 3000); do
+	ls "$T"/int/*/*.json >/dev/null 2>&1 && break
+	sleep 0.01
+done
+sleep 1.5
+kill -INT $pb
+wait $pb
+i=$(ls "$T"/int/*/*.json 2>/dev/null | head -n 1)
+$PY -c 'import json, sys; assert json.load(open(sys.argv[1]))["jobs"][1]["status"] == "interrupted"' \
+	"$i" 2>>"$T/int.out"
+ok $? "SIGINT in the second job: interrupted" "$T/int.out"
+valid "failed and interrupted jobs' result files are valid pinbench-result/1" "$T/failed.json" "$i"
 
 # ---- compare ----
 "$PB" compare --format json "$a" "$b" >"$T/cmp.json" 2>"$T/why"
