@@ -335,7 +335,7 @@ int pb_doctor_perf_stat(const struct pb_doctor_opts *o, FILE *out, char *err, si
 		json_t *ps_j = pb_perfstat_json(&ps, &v);
 		json_t *j = json_pack("{s:s}", "schema", PB_SCHEMA_PERF_STAT);
 
-		if (j && ps_j && json_object_update(j, ps_j)) {
+		if (j && (!ps_j || json_object_update(j, ps_j))) {
 			json_decref(j);
 			j = NULL;
 		}
