@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every machine-readable output against its JSON Schema in schemas/, with a
 # real validator (Debian's python3-jsonschema, run by /usr/bin/python3):
-# the result files of a short real run (pipe, udpping: latency and loss
-# fields, epoll_ctl threads=1,2: per_instance), bench --format json on
-# stdout, compare --format json of two of them (and of a real and a
-# generated one: environment differences), doctor --format json (this
-# machine and every fake sysroot), doctor --perf-stat on every recorded
-# perf stat output, topo --format json (this machine and synthetic
-# topologies), list --format json, and the fixtures tests/tools/genresults.c
-# makes.  Then broken documents, which must fail.  Without the validator
-# the whole script is skipped, saying so; in CI ($CI set) that is a failure.
+# the result files of short real runs (pipe, udpping: latency and loss
+# fields, epoll_ctl threads=1,2: per_instance; a failed and an interrupted
+# job; nightly's), bench --format json on stdout, compare --format json of
+# two of them (and of a real and a generated one: environment
+# differences), doctor --format json (this machine and every fake
+# sysroot), doctor --perf-stat on every recorded perf stat output, topo
+# --format json (this machine and synthetic topologies), list --format
+# json, and the fixtures tests/tools/genresults.c makes.  Then broken
+# documents, which must fail.  Without the validator the whole script is
+# skipped, saying so; in CI ($CI set) that is a failure.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 V=tests/e2e/schemas.py
@@ -118,6 +119,14 @@ $PY -c 'import json, sys; assert json.load(open(sys.argv[1]))["jobs"][1]["status
 	"$i" 2>>"$T/int.out"
 ok $? "SIGINT in the second job: interrupted" "$T/int.out"
 valid "failed and interrupted jobs' result files are valid pinbench-result/1" "$T/failed.json" "$i"
+# nightly files its result under the history, as run writes it
+printf '[one]\nbench=pipe\nwarmup=0\nrepeats=2\nduration=0.1\nplacement=same-cpu\n' >"$T/one.ini"
+"$PB" nightly "$T/one.ini" --history "$T/hist" --no-plot -q >"$T/why" 2>&1
+rc=$?
+set -- "$T"/hist/*/*.json
+[ -f "$1" ]
+ok $? "nightly files a result under its history (exit $rc)" "$T/why"
+valid "nightly's result file is a valid pinbench-result/1" "$@"
 
 # ---- compare ----
 "$PB" compare --format json "$a" "$b" >"$T/cmp.json" 2>"$T/why"
