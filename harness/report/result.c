@@ -220,20 +220,23 @@ int pb_instance_rates(const struct pb_result *r, double *min, double *max)
 
 	*min = INFINITY;
 	*max = 0;
-	for (int i = 0; i < r->nr_tasks; i++) {
-		double ops = 0, t = 0;
+	double *rates = calloc(r->nr_reps ? r->nr_reps : 1, sizeof(*rates));
+
+	/* per window, then the harmonic mean: as the summary averages rates */
+	for (int i = 0; rates && i < r->nr_tasks; i++) {
+		int k = 0;
 
 		for (int w = 0; w < r->nr_reps; w++)
-			if (r->reps[w].in_summary && r->reps[w].task_ops) {
-				ops += r->reps[w].task_ops[i];
-				t += r->reps[w].elapsed_s;
-			}
-		if (t <= 0)
+			if (r->reps[w].in_summary && !r->reps[w].stall && r->reps[w].task_ops &&
+			    r->reps[w].elapsed_s > 0)
+				rates[k++] = r->reps[w].task_ops[i] / r->reps[w].elapsed_s;
+		if (!k)
 			continue;
-		*min = fmin(*min, ops / t);
-		*max = fmax(*max, ops / t);
+		*min = fmin(*min, pb_harmonic_mean(rates, k));
+		*max = fmax(*max, pb_harmonic_mean(rates, k));
 		n++;
 	}
+	free(rates);
 	return n;
 }
 
