@@ -412,7 +412,7 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
-		"rounds", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
+		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
 		"counting", "placement", "cpus", "peer", "peer_cpu",
 	};
 
