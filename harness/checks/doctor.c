@@ -367,7 +367,8 @@ static void print_perfstat(FILE *out, const char *path, const struct pb_perfstat
 	else if (ps->has_variance)
 		fprintf(out, ", -r runs");
 	if (ps->nr_iv)
-		fprintf(out, ", %d intervals, summed below", ps->nr_iv);
+		fprintf(out, ", %d intervals; below %s", ps->nr_iv,
+			ps->perf_summary ? "perf's --summary" : "their sum");
 	if (ps->elapsed_s >= 0)
 		fprintf(out, ", %.3f s elapsed", ps->elapsed_s);
 	if (!isnan(ps->elapsed_var))

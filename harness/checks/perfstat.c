@@ -15,6 +15,7 @@
 
 #define PS_MAX_FILE	(4 << 20)
 #define PS_MAX_FIELDS	16
+#define PS_MAX_LINE	4096	/* longer lines are cut (a -j line is ~250) */
 
 static char *skip_ws(char *p)
 {
@@ -254,7 +255,7 @@ static char guess_sep(const char *p)
  */
 static int parse_csv_event(const char *line, char sep, struct pb_ps_event *ev, double *t)
 {
-	char buf[1024], *f[PS_MAX_FIELDS];
+	char buf[PS_MAX_LINE], *f[PS_MAX_FIELDS];
 	enum pb_ps_status st;
 	int n, o = 0, k;
 
@@ -266,9 +267,9 @@ static int parse_csv_event(const char *line, char sep, struct pb_ps_event *ev, d
 	    (is_numeric(f[1]) || parse_marker(f[1], &st) || is_cpu(f[1]))) {
 		char *s = skip_ws(f[0]);
 
-		if (parse_stamp(s, strlen(s), t))
+		if (strcmp(s, "summary") && parse_stamp(s, strlen(s), t))
 			return 0;
-		o = 1;		/* -I: the interval's end */
+		o = 1;		/* -I: the interval's end, or --summary's "summary" */
 	}
 	if (n - o >= 4 && is_cpu(f[o]))
 		o++;		/* -A: per CPU */
@@ -349,11 +350,11 @@ out:
 	return r;
 }
 
-/* Add ev to ps, summing an event met before. */
+/* Add ev to ps, summing an event met before; nr counts the lines summed. */
 static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 {
 	struct pb_ps_event *v;
-	int i;
+	int i, rows = ev->nr ? ev->nr : 1;
 
 	for (i = 0; i < ps->nr; i++) {
 		struct pb_ps_event *e = &ps->ev[i];
@@ -367,7 +368,7 @@ static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 		e->pct = fmin(e->pct, ev->pct);
 		if (!isnan(ev->variance))
 			e->variance = isnan(e->variance) ? ev->variance : fmax(e->variance, ev->variance);
-		e->nr++;
+		e->nr += rows;
 		return 0;
 	}
 	v = realloc(ps->ev, (ps->nr + 1) * sizeof(*v));
@@ -375,19 +376,21 @@ static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 		return -1;
 	ps->ev = v;
 	ps->ev[ps->nr] = *ev;
-	ps->ev[ps->nr++].nr = 1;
+	ps->ev[ps->nr++].nr = rows;
 	return 0;
 }
 
-/* Add ev to the whole, and to the interval ending at t when t >= 0. */
+/*
+ * Add ev to the interval ending at t when t >= 0, else to the whole (the
+ * whole of -I output is its intervals' sum, unless perf printed its own
+ * --summary: sum_intervals).
+ */
 static int add_timed(struct pb_perfstat *ps, const struct pb_ps_event *ev, double t)
 {
 	if (!isnan(ev->variance))
 		ps->has_variance = true;
-	if (add_event(ps, ev))
-		return -1;
 	if (t < 0)
-		return 0;
+		return add_event(ps, ev);
 	if (!ps->nr_iv || ps->iv[ps->nr_iv - 1].t != t) {
 		struct pb_perfstat *iv = realloc(ps->iv, (ps->nr_iv + 1) * sizeof(*iv));
 
@@ -410,6 +413,22 @@ static int check_count(const struct pb_ps_event *ev, char *err, size_t len)
 	snprintf(err, len, "%s: %s count %.15g", ev->name,
 		 isfinite(ev->value) ? "negative" : "not a", ev->value);
 	return -2;
+}
+
+/* -I without perf's own summary: the whole is the sum of the intervals. */
+static int sum_intervals(struct pb_perfstat *ps)
+{
+	int i, k;
+
+	if (ps->nr) {
+		ps->perf_summary = ps->nr_iv > 0;
+		return 0;
+	}
+	for (i = 0; i < ps->nr_iv; i++)
+		for (k = 0; k < ps->iv[i].nr; k++)
+			if (add_event(ps, &ps->iv[i].ev[k]))
+				return -1;
+	return 0;
 }
 
 /* "... (3 runs):" -> 3 */
@@ -468,7 +487,7 @@ static int parse_text(const char *name, const char *text, struct pb_perfstat *ps
 	ps->elapsed_var = NAN;
 	while (*p) {
 		size_t n = strcspn(p, "\n");
-		char line[1024], why[256];
+		char line[PS_MAX_LINE], why[256];
 
 		snprintf(line, sizeof(line), "%.*s",
 			 (int)(n < sizeof(line) ? n : sizeof(line) - 1), p);
@@ -485,6 +504,11 @@ static int parse_text(const char *name, const char *text, struct pb_perfstat *ps
 			return -1;
 		}
 		p += n + (p[n] == '\n');
+	}
+	if (sum_intervals(ps)) {
+		pb_perfstat_free(ps);
+		snprintf(err, len, "out of memory");
+		return -1;
 	}
 	if (!ps->nr) {
 		snprintf(err, len, "%s%sno perf stat counts found", name ? name : "",
@@ -942,7 +966,10 @@ json_t *pb_perfstat_json(const struct pb_perfstat *ps, const struct pb_ps_verdic
 		      "perf_mhz", num_or_null(v->paste_mhz, v->paste_mhz > 0),
 		      "nominal_mhz", num_or_null(v->nominal_mhz, v->nominal_mhz > 0),
 		      "nominal_source", v->nominal_src, "nominal_is_this_host", v->nominal_here);
-	if (j && ps->nr_iv)
+	if (j && ps->nr_iv) {
 		json_object_set_new(j, "intervals", intervals_json(ps, v));
+		json_object_set_new(j, "whole", json_string(ps->perf_summary ? "perf's summary" :
+							    "sum of the intervals"));
+	}
 	return j;
 }

@@ -14,7 +14,8 @@
  *    number), "unit", "event", "variance" (-r), "event-runtime",
  *    "pcnt-running", "metric-value", "metric-unit", "interval" (-I), "cpu";
  *  - -I MS: each form with a leading timestamp column (JSON: "interval"):
- *    the events of each interval are kept, and summed for the whole;
+ *    the events of each interval are kept, and summed for the whole unless
+ *    perf printed its own --summary (CSV: a "summary" column) after them;
  *  - -r N: "( +- 9.08% )" (the variance column, "variance") is kept per
  *    event, "(N runs)" and the elapsed time's own "( +- x% )" too.
  * A leading "CPUn" column (-A) is accepted; events met more than once (per
@@ -83,6 +84,7 @@ struct pb_perfstat {
 	char			sep;		/* -x's separator, '\0' when none */
 	int			runs;		/* "(N runs)", 0 when not said */
 	bool			has_variance;	/* a variance was read (-r) */
+	bool			perf_summary;	/* -I --summary: the whole is perf's, not the sum */
 	/* -I: one struct per interval (no intervals of their own), t its end */
 	struct pb_perfstat	*iv;
 	int			nr_iv;

@@ -140,6 +140,9 @@ check "-I 100: the intervals counted" has "^intervals: 4, 0.100 s to 0.352 s (2 
 check "-I 100: an idle interval said so" has "^      0.200518 s  idle "
 check "-I 100: the flagged intervals summed up" \
 	has "interval-flagged: 2 of 4 intervals flagged (2 counted nothing)"
+doc "" --perf-stat $P/perf61-kvm-I100-summary-x-comma.txt
+check "-I 100 --summary -x,: the whole is perf's summary, not twice the counts" sh -c \
+	"grep -q '3 intervals; below perf.s --summary' $T/out && grep -q '^  task-clock  *0.69 msec' $T/out"
 doc "" --perf-stat $P/perf61-kvm-I100-json.txt --format json
 check "-I 100 -j: json with four intervals" python3 -c "
 import json

@@ -386,6 +386,7 @@ static void test_this_host_intervals(void **state)
 		load(t[i].file, &ps);
 		assert_int_equal(ps.nr, 6);
 		assert_int_equal(ps.nr_iv, 4);
+		assert_false(ps.perf_summary);
 		assert_true(near(ps.iv[0].t, t[i].t0));
 		assert_int_equal(ps.iv[1].nr, 6);
 		assert_int_equal(pb_perfstat_find(&ps.iv[1], "task-clock")->status,
@@ -414,6 +415,34 @@ static void test_this_host_intervals(void **state)
 		json_decref(j);
 		pb_anomalies_free(&ia);
 		pb_anomalies_free(&a);
+		pb_perfstat_free(&ps);
+	}
+}
+
+/* -I 100 --summary here (sleep 0.25): the whole is perf's summary, not twice it */
+static void test_this_host_summary(void **state)
+{
+	static const struct {
+		const char	*file;
+		double		task, cs;
+	} t[] = {
+		{ "perf61-kvm-I100-summary.txt", 0.79, 1 },
+		{ "perf61-kvm-I100-summary-x-comma.txt", 0.69, 1 },	/* intervals: 0.68 */
+		{ "perf61-kvm-I100-summary-json.txt", 0.937110, 4 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct pb_perfstat ps;
+
+		load(t[i].file, &ps);
+		assert_int_equal(ps.nr_iv, 3);
+		assert_int_equal(ps.nr, 6);
+		assert_true(ps.perf_summary);
+		assert_true(near(pb_perfstat_find(&ps, "task-clock")->value, t[i].task));
+		assert_int_equal(pb_perfstat_find(&ps, "task-clock")->nr, 1);
+		assert_true(near(pb_perfstat_find(&ps, "context-switches")->value, t[i].cs));
 		pb_perfstat_free(&ps);
 	}
 }
@@ -650,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_detected_nominal),
 		cmocka_unit_test(test_this_host_formats),
 		cmocka_unit_test(test_this_host_intervals),
+		cmocka_unit_test(test_this_host_summary),
 		cmocka_unit_test(test_this_host_runs),
 		cmocka_unit_test(test_perf419),
 		cmocka_unit_test(test_perf510_clean),
