@@ -264,12 +264,12 @@ done:
 
 /* ---- someone else's perf stat ---- */
 
-static void print_events(FILE *out, const struct pb_perfstat *ps, const char *indent)
+static void print_events(FILE *out, const struct pb_perfstat *ps)
 {
 	static const char *const st[] = { "", "<not counted>", "<not supported>" };
 	int i;
 
-	fprintf(out, "%s  %-28s %22s %9s%s\n", indent, "event", "value", "counted",
+	fprintf(out, "  %-28s %22s %9s%s\n", "event", "value", "counted",
 		ps->has_variance ? "   +- runs" : "");
 	for (i = 0; i < ps->nr; i++) {
 		const struct pb_ps_event *e = &ps->ev[i];
@@ -286,20 +286,20 @@ static void print_events(FILE *out, const struct pb_perfstat *ps, const char *in
 			snprintf(var, sizeof(var), "  %9s", "-");
 		else if (ps->has_variance)
 			snprintf(var, sizeof(var), "  %8.2f%%", e->variance);
-		fprintf(out, "%s  %-28s %22s %9s%s%s\n", indent, e->name, val, pct, var,
+		fprintf(out, "  %-28s %22s %9s%s%s\n", e->name, val, pct, var,
 			e->status == PB_PS_OK && e->pct < 100 ? "  time-shared" : "");
 	}
 }
 
-static void print_anomalies(FILE *out, const struct pb_anomalies *a, const char *indent)
+static void print_anomalies(FILE *out, const struct pb_anomalies *a)
 {
 	int i;
 
 	for (i = 0; i < a->nr; i++) {
-		fprintf(out, "%s  %-5s %s: %s\n", indent, pb_sev_name(a->v[i].sev), a->v[i].kind,
+		fprintf(out, "  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
 			a->v[i].message);
 		if (a->v[i].advice[0])
-			fprintf(out, "%s        advice: %s\n", indent, a->v[i].advice);
+			fprintf(out, "        advice: %s\n", a->v[i].advice);
 	}
 }
 
@@ -374,11 +374,11 @@ static void print_perfstat(FILE *out, const char *path, const struct pb_perfstat
 	if (!isnan(ps->elapsed_var))
 		fprintf(out, " +- %.2f %%", ps->elapsed_var);
 	fprintf(out, ")\n");
-	print_events(out, ps, "");
+	print_events(out, ps);
 	print_clock(out, v);
 	if (ps->nr_iv)
 		print_intervals(out, ps, v);
-	print_anomalies(out, a, "");
+	print_anomalies(out, a);
 	fprintf(out, "verdict: %s\n",
 		pb_perfstat_worst(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
 }

@@ -181,6 +181,8 @@ static int parse_text_event(char *p, struct pb_ps_event *ev, double *t)
 	msec = strstr(p, "(msec)");	/* perf 4.x: "task-clock (msec)" */
 	if (msec && (!hash || msec < hash))
 		memset(msec, ' ', 6);
+	else
+		msec = NULL;
 	paren = strchr(p, '(');
 	if (hash)
 		*hash++ = '\0';
@@ -190,7 +192,7 @@ static int parse_text_event(char *p, struct pb_ps_event *ev, double *t)
 		tok[nt++] = k;
 	if (nt < 1 || nt > 2)
 		return 0;
-	unit = nt == 2 ? tok[0] : msec && (!hash || msec < hash) ? "msec" : "";
+	unit = nt == 2 ? tok[0] : msec ? "msec" : "";
 	set_name(ev, tok[nt - 1], unit);
 	if (hash) {
 		char *end;
