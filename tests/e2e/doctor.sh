@@ -121,7 +121,7 @@ assert {a['kind'] for a in d['anomalies']} >= {'counter-multiplexed', 'frequency
 "
 
 # every form perf stat writes: this machine's perf 6.1 (no PMU), and the
-# shapes of perf 4.19, 5.10 and 6.6
+# shapes of perf 4.19, 5.10 and a newer 6.x
 for f in default x-comma x-semicolon x-colon x-tab json I100 I100-x-comma I100-json \
 	r3 r3-x-comma r3-json; do
 	doc "" --perf-stat $P/perf61-kvm-$f.txt --nominal-mhz 3000
@@ -168,8 +168,8 @@ doc "" --perf-stat $P/perf510-I1000-x-semicolon.txt --nominal-mhz 3000
 check "perf 5.10 -I -x';': the slow second second flagged" sh -c \
 	"grep -q '^      2.000235 s  flagged  1.60 GHz  error frequency-low' $T/out && \
 	grep -q 'error interval-flagged: 1 of 3 intervals flagged' $T/out"
-doc "" --perf-stat $P/perf66-r5-json.txt --nominal-mhz 3000
-check "perf 6.6 json: <not counted> kept, cycles 2.00 GHz" sh -c \
+doc "" --perf-stat $P/perf6new-r5-json.txt --nominal-mhz 3000
+check "newer perf 6.x json: <not counted> kept, cycles 2.00 GHz" sh -c \
 	"grep -q '^  branches  *<not counted>  *-' $T/out && grep -q 'effective clock 2.00 GHz (cycles / task-clock)' $T/out"
 doc "" --perf-stat $P/edited-ghz-text.txt --nominal-mhz 3000
 check "perf's own GHz disagreeing with cycles / task-clock: flagged" \
