@@ -31,6 +31,7 @@ static const struct {
 	{ "doctor",  cmd_doctor,  "check this machine (or a perf stat output) for measurement traps" },
 	{ "compare", cmd_compare, "compare result files across kernels" },
 	{ "plot",    cmd_plot,    "plot result files with gnuplot" },
+	{ "report",  cmd_report,  "two kernels' results as a changelog: verdict, tables, plot" },
 	{ "nightly", cmd_nightly, "run, store by kernel, compare with the previous kernel" },
 	{ "server",  cmd_server,  "the far end of udpping and rr across two hosts (peer=HOST)" },
 };

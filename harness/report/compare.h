@@ -111,6 +111,8 @@ struct pb_cmp {
 	char		**skipped;	/* "PATH: why" of files a folder walk skipped */
 	int		nr_skipped;
 	json_t		**envs;		/* [nr_groups]: pb_cmp_env_add() */
+	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
+	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 };
 
 /*

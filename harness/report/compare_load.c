@@ -147,6 +147,11 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->envs = ne;
 	c->envs[c->nr_groups] = NULL;
+	ne = realloc(c->cmds, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->cmds = ne;
+	c->cmds[c->nr_groups] = json_array();
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -407,7 +412,7 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
-		"rounds", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
+		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
 		"counting", "placement", "cpus", "peer", "peer_cpu",
 	};
 
@@ -660,6 +665,20 @@ static int first_sight(struct pb_cmp *c, const struct stat *st)
 	return 1;
 }
 
+/* The run's command line, once per group: how to reproduce it. */
+static void add_cmdline(json_t *cmds, json_t *root)
+{
+	json_t *s = json_object_get(root, "cmdline"), *v;
+	size_t i;
+
+	if (!json_is_string(s) || !cmds)
+		return;
+	json_array_foreach(cmds, i, v)
+		if (json_equal(v, s))
+			return;
+	json_array_append(cmds, s);
+}
+
 /* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
 static int skip_file(struct pb_cmp *c, char *err, size_t len)
 {
@@ -710,9 +729,11 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 		return 1;
 	}
 	rc = 0;
-	group = add_group(c, group_key(root, c->by));
-	if (group >= 0)
+	group = add_group(c, c->force_group ? c->force_group : group_key(root, c->by));
+	if (group >= 0) {
 		pb_cmp_env_add(&c->envs[group], root);
+		add_cmdline(c->cmds[group], root);
+	}
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
 			snprintf(err, len, "%s: out of memory", path);
@@ -862,8 +883,11 @@ void pb_cmp_free(struct pb_cmp *c)
 	for (i = 0; i < c->nr_groups; i++) {
 		free(c->groups[i]);
 		json_decref(c->envs[i]);
+		if (c->cmds)
+			json_decref(c->cmds[i]);
 	}
 	free(c->envs);
+	free(c->cmds);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);

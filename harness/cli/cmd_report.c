@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_report.c - `pinbench report BASELINE NEW [-o DIR]`: two sides'
+ * result files (or folders) into report.md, report.txt and the plot
+ * (report.png, report.svg) in DIR; the text goes to stdout too.  The
+ * report itself is report/changelog.c's.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmds.h"
+#include "cli/opts.h"
+#include "lib/file.h"
+#include "report/changelog.h"
+#include "report/plot.h"
+
+static const char report_usage[] =
+	"usage: pinbench report [OPTIONS] BASELINE NEW\n"
+	"BASELINE and NEW are result files or folders of them (a label's folder, say):\n"
+	"the verdict per job, the tables, the environment differences, the anomaly\n"
+	"legend and the command lines to reproduce, as DIR/report.md (to paste into a\n"
+	"changelog), DIR/report.txt (72 columns, for an email; also on stdout) and the\n"
+	"plot DIR/report.png and .svg (with gnuplot).\n"
+	"  -o, --output DIR               where (default report-NEW-vs-BASELINE)\n"
+	"  --min-change PCT               noise floor of a significant change (default 1)\n"
+	"  --no-correction                judge each cell on its own p\n"
+	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
+	"  --no-plot                      no plot\n"
+	"  -h, --help\n"
+	"exit: 0 written, 2 usage or unreadable results\n";
+
+struct report_opts {
+	struct pb_cmp_opts	cmp;
+	const char		*out;
+	bool			no_plot;
+};
+
+static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct report_opts *r = ctx;
+	char *end;
+
+	(void)o;
+	r->cmp.min_change = strtod(arg, &end);
+	if (end == arg || *end || r->cmp.min_change < 0) {
+		fprintf(stderr, "pinbench report: --min-change: bad value '%s'\n", arg);
+		return PB_OPTS_FAILED;
+	}
+	return PB_OPTS_OK;
+}
+
+/*
+ * The name of one side: its only label, or its labels joined with "+";
+ * 0, or 2 with the error said.
+ */
+static int side_name(char *path, char *buf, size_t len)
+{
+	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	size_t off = 0;
+	int rc = pb_cli_load(&c, &path, 1, "report");
+
+	buf[0] = 0;
+	for (int i = 0; !rc && i < c.nr_groups && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "+" : "", c.groups[i]);
+	pb_cmp_free(&c);
+	return rc;
+}
+
+/* A folder name from a group name: letters, digits and ._+- kept, the rest '_'. */
+static void safe_name(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = (strchr("._+-", s[i]) || (s[i] >= '0' && s[i] <= '9') ||
+			  (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')) ?
+			 s[i] : '_';
+	buf[i] = 0;
+}
+
+/* Render into memory, then save atomically; 0, or 2 with the error said. */
+static int save(struct pb_cmp *c, const struct pb_changelog *cl, bool md, const char *path,
+		char **text)
+{
+	char err[PATH_MAX + 128], *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	int rc;
+
+	if (!f) {
+		fprintf(stderr, "pinbench report: %s\n", strerror(errno));
+		return 2;
+	}
+	rc = pb_changelog_write(c, cl, md, f, err, sizeof(err));
+	fclose(f);
+	if (rc < 0) {
+		fprintf(stderr, "pinbench report: %s\n", err);
+		free(buf);
+		return 2;
+	}
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = 0;		/* pb_file_save adds it */
+	if (pb_file_save(path, buf, false, err, sizeof(err))) {
+		fprintf(stderr, "pinbench report: %s\n", err);
+		free(buf);
+		return 2;
+	}
+	if (text)
+		*text = buf;
+	else
+		free(buf);
+	return 0;
+}
+
+static int plots(const struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
+{
+	static char png[PATH_MAX + 16], svg[PATH_MAX + 16];
+	char err[PATH_MAX + 128];
+	int r;
+
+	snprintf(png, sizeof(png), "%s/report.png", dir);
+	snprintf(svg, sizeof(svg), "%s/report.svg", dir);
+	r = pb_plot_write(c, png, err, sizeof(err));
+	if (!r)
+		r = pb_plot_write(c, svg, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "pinbench report: no plot: %s\n", r == -2 ?
+			"gnuplot is not installed (apt-get install gnuplot-nox)" : err);
+		return r == -2 ? 0 : 2;
+	}
+	cl->png = "report.png";
+	cl->svg = "report.svg";
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_opts r = { .cmp = { .min_change = PB_CMP_MIN_CHG } };
+	const struct pb_opt t[] = {
+		{ "output", 'o', true, NULL, &r.out, NULL },
+		{ "min-change", 0, true, NULL, NULL, opt_min_change },
+		{ "no-correction", 0, false, &r.cmp.no_correction, NULL, NULL },
+		{ "allow-different", 0, true, NULL, &r.cmp.allow_different, NULL },
+		{ "no-plot", 0, false, &r.no_plot, NULL, NULL },
+		{ "help", 'h', false, NULL, NULL, pb_opt_help },
+	};
+	char names[2][256], dir[PATH_MAX], path[PATH_MAX + 16], err[512], a[128], b[128];
+	struct pb_changelog cl = { .cmp = &r.cmp };
+	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	char *text = NULL;
+	int rc;
+
+	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), &r, NULL),
+			   report_usage);
+	if (rc)
+		return pb_opts_exit(rc);
+	if (argc - optind != 2) {
+		fprintf(stderr, "pinbench report: want BASELINE and NEW, got %d path%s\n%s",
+			argc - optind, argc - optind == 1 ? "" : "s", report_usage);
+		return 2;
+	}
+	for (int k = 0; k < 2; k++)
+		if (side_name(argv[optind + k], names[k], sizeof(names[k])))
+			return 2;
+	if (!strcmp(names[0], names[1]))	/* A/A: one label both sides */
+		snprintf(names[1] + strlen(names[1]), sizeof(names[1]) - strlen(names[1]),
+			 " (new)");
+	for (int k = 0; k < 2 && !rc; k++) {
+		c.force_group = names[k];
+		rc = pb_cli_load(&c, &argv[optind + k], 1, "report");
+	}
+	c.force_group = NULL;
+	if (!rc && c.nr_groups != 2) {
+		fprintf(stderr, "pinbench report: BASELINE and NEW are the same files\n");
+		rc = 2;
+	}
+	if (!rc && pb_cmp_comparable(&c, r.cmp.allow_different, err, sizeof(err))) {
+		fprintf(stderr, "pinbench report: %s\n", err);
+		rc = 2;
+	}
+	if (rc)
+		goto out;
+	pb_cmp_order(&c, true);
+	cl.base = pb_cmp_find_group(&c, names[0]);
+	cl.cur = pb_cmp_find_group(&c, names[1]);
+	safe_name(names[0], a, sizeof(a));
+	safe_name(names[1], b, sizeof(b));
+	if (r.out)
+		snprintf(dir, sizeof(dir), "%s", r.out);
+	else
+		snprintf(dir, sizeof(dir), "report-%s-vs-%s", b, a);
+	if (pb_mkdirs(dir)) {
+		fprintf(stderr, "pinbench report: %s: %s\n", dir, strerror(errno));
+		rc = 2;
+		goto out;
+	}
+	if (!r.no_plot)
+		rc = plots(&c, dir, &cl);
+	snprintf(path, sizeof(path), "%s/report.md", dir);
+	if (!rc)
+		rc = save(&c, &cl, true, path, NULL);
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	if (!rc)
+		rc = save(&c, &cl, false, path, &text);
+	if (!rc) {
+		printf("%s\n", text);
+		fprintf(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
+			cl.png ? ", report.png, report.svg" : "");
+	}
+out:
+	free(text);
+	pb_cmp_free(&c);
+	return rc;
+}

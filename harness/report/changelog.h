@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * changelog.h - `pinbench report`: two sides of a comparison (a baseline
+ * and a new kernel, each a group of report/compare.h) as what a patch
+ * changelog or a reply on the list carries: a verdict line per job, the
+ * tables, the environment differences, the anomaly legend, the commands
+ * that reproduce the runs; in Markdown, and as plain text of at most
+ * PB_CHANGELOG_WIDTH columns for an email.
+ */
+#ifndef PINBENCH_CHANGELOG_H
+#define PINBENCH_CHANGELOG_H
+
+#include <stdio.h>
+
+#include "report/compare.h"
+
+#define PB_CHANGELOG_WIDTH	72
+
+struct pb_changelog {
+	int			base, cur;	/* the two groups of the pb_cmp */
+	const struct pb_cmp_opts *cmp;		/* min_change, no_correction */
+	const char		*png, *svg;	/* plot files beside the report, or NULL */
+};
+
+/*
+ * The verdict, a line per job ("pipe rtt: same-cpu +1.7 % [+0.9, +2.5],
+ * q=0.003, slower; 3 others unchanged"), Markdown list items (md) or
+ * text wrapped at PB_CHANGELOG_WIDTH.  pb_cmp_adjust() must have run.
+ * Returns the number of significant regressions.
+ */
+int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changelog *o, bool md,
+			  FILE *f);
+/*
+ * The whole report: Markdown (the tables are compare's) or text.  Returns
+ * the number of significant regressions, or -1 with err set.
+ */
+int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, FILE *f,
+		       char *err, size_t len);
+
+#endif
