@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Every machine-readable output against its JSON Schema in schemas/, with a
 # real validator (Debian's python3-jsonschema, run by /usr/bin/python3):
-# the result files of short real runs (pipe, udpping: latency and loss
-# fields, epoll_ctl threads=1,2: per_instance; a failed and an interrupted
-# job; nightly's), bench --format json on stdout, compare --format json of
-# two of them (and of a real and a generated one: environment
-# differences), doctor --format json (this machine and every fake
-# sysroot), doctor --perf-stat on every recorded perf stat output, topo
-# --format json (this machine and synthetic topologies), list --format
-# json, and the fixtures tests/tools/genresults.c makes.  Then broken
-# documents, which must fail.  Without the validator the whole script is
-# skipped, saying so; in CI ($CI set) that is a failure.
+# the result files of short real runs (pipe; udpping: latency with
+# percentiles=, loss fields; epoll_ctl threads=1,2: per_instance; a failed
+# and an interrupted job; nightly's), bench --format json on stdout,
+# compare --format json of two of them (and of a real and a generated one:
+# environment differences), doctor --format json (this machine and every
+# fake sysroot), doctor --perf-stat on every recorded perf stat output,
+# topo --format json (this machine and synthetic topologies), list
+# --format json, and the fixtures tests/tools/genresults.c makes.  Then
+# broken documents, which must fail.  Without the validator the whole
+# script is skipped, saying so; in CI ($CI set) that is a failure.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 V=tests/e2e/schemas.py
@@ -60,6 +60,7 @@ placement=same-cpu,diff-socket
 [udpping]
 bench=udpping
 size=1
+percentiles=50,99,99.99
 placement=same-cpu
 
 [epoll]
@@ -81,6 +82,7 @@ names = {j["bench"] for j in ok}
 assert {"pipe", "udpping"} <= names, names
 u = [j for j in ok if j["bench"] == "udpping"][0]
 assert "latency" in u["summary"] and "loss_rate" in u, "udpping: no latency or loss"
+assert "p99.99" in u["summary"]["latency"], "udpping percentiles=50,99,99.99: no p99.99"
 assert any("counters" in r for j in ok for r in j["repeats"]), "no counted repeat"
 assert any(j["status"] == "skipped" and j["summary"] is None for j in d["jobs"]) or \
     d["host"]["topology"]["packages"] > 1, "no skipped job (diff-socket on one package)"
