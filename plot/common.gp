@@ -4,7 +4,7 @@
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
-set key inside top center horizontal samplen 1.5 spacing 1.1 width 1 noopaque
+set key inside top left horizontal maxcols 3 samplen 1.5 spacing 1.1 width 1 noopaque
 set style line 1 lc rgb "#1f77b4" lw 2 pt 7 ps 1.1
 set style line 2 lc rgb "#d62728" lw 2 pt 5 ps 1.0
 set style line 3 lc rgb "#2ca02c" lw 2 pt 9 ps 1.3
@@ -19,3 +19,4 @@ set bars 1.5
 subtitle = ""
 marked = 0
 linear = ""
+ybar = 1e300

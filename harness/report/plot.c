@@ -27,7 +27,9 @@
 #define PLOT_TIMEOUT_S	60
 #define PANEL_W		800	/* each panel readable on its own at 800 x 500 */
 #define PANEL_H		500
-#define HEADROOM	0.30	/* of the y span above the data: key and the % labels */
+#define KEY_COLS	3	/* the key's columns (common.gp: maxcols) */
+#define KEY_ROW		0.06	/* of the panel's height, a row of the key */
+#define LABEL_ROOM	0.10	/* ... and above the bars, for the % labels */
 
 struct plotter {
 	struct pb_cmp		*c;
@@ -101,7 +103,7 @@ static bool cell_point(const struct plotter *p, const struct pb_table *t,
 	return true;
 }
 
-/* The upper end of a point's bar as drawn: an unbounded interval runs off the top. */
+/* The upper end of a point's bar in the .dat: 1e300 for an unbounded interval. */
 static double bar_hi(const struct pb_eval *e)
 {
 	return isfinite(e->s.ci_hi) ? e->s.ci_hi : 1e300;
@@ -147,26 +149,36 @@ static double nice_step(double span)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
 }
 
+/* The share of a panel's height kept above the data: the key's rows and the % labels. */
+static double headroom(int entries)
+{
+	double f = LABEL_ROOM + KEY_ROW * ((entries + KEY_COLS - 1) / KEY_COLS);
+
+	return f > 0.6 ? 0.6 : f;
+}
+
 /*
  * The y axis of a linear panel: the extent with room below (never under 0
- * for values that are not negative) and HEADROOM above; ticks every nice
- * step; SI prefixes (7.0 M) from 10 000 up, with as many decimals as the
- * step needs.
+ * for values that are not negative) and headroom() above for a key of
+ * entries; ticks every nice step; SI prefixes (7.0 M) from 10 000 up, with
+ * as many decimals as the step needs.  ybar, the top of the data, is
+ * where an unbounded bar ends (marked with an arrow by the templates).
  */
-static void y_axis(struct plotter *p, const struct extent *x, bool from_zero)
+static void y_axis(struct plotter *p, const struct extent *x, bool from_zero, int entries)
 {
-	double lo = x->lo, hi = x->hi, span = hi - lo, step, top, prefix;
+	double lo = x->lo, hi = x->hi, span = hi - lo, step, top, prefix, f = headroom(entries);
 	int dec;
 
 	if (span <= 0)
 		span = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
-	lo = from_zero ? 0 : lo - 0.12 * span;
+	lo = from_zero ? 0 : lo - 0.08 * span;
 	if (x->lo >= 0 && lo < 0)
 		lo = 0;
-	hi += HEADROOM * (hi - lo > span ? hi - lo : span);
+	hi = (hi - lo * f) / (1 - f);
 	step = nice_step(hi - lo);
 	lo = floor(lo / step) * step;
-	fprintf(p->gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\n", lo, hi, step);
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\nybar = %.10g\n", lo, hi,
+		step, x->hi);
 	top = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
 	if (top < 1e4) {
 		fputs("set format y \"%g\"\n", p->gp);
@@ -315,7 +327,7 @@ static void means_panel(struct plotter *p, int ti)
 	if (!n)
 		return;
 	label_tics(p);
-	y_axis(p, &ext, false);
+	y_axis(p, &ext, false, n + marked);
 	fprintf(p->gp, "marked = %d\n", marked);
 	panel_title(p, t0, "per label", "", title, sizeof(title));
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
@@ -371,10 +383,12 @@ static void latency_panel(struct plotter *p, int ti)
 		return;
 	fputs("unset label\n", p->gp);
 	if (ext.any) {
-		/* a decade's fraction of room below, and above for the key */
-		fprintf(p->gp, "set yrange [%.10g:%.10g]\n", ext.lo / 1.25,
-			ext.hi * pow(ext.hi / ext.lo, HEADROOM) * 1.1);
-		log_tics(p->gp, ext.lo / 1.25, ext.hi * pow(ext.hi / ext.lo, HEADROOM) * 1.1);
+		/* room below, and above for the key */
+		double lo = ext.lo / 1.25, hi = ext.hi * 1.1, f = headroom(n) - LABEL_ROOM;
+
+		hi = exp((log(hi) - f * log(lo)) / (1 - f));
+		fprintf(p->gp, "set yrange [%.10g:%.10g]\n", lo, hi);
+		log_tics(p->gp, lo, hi);
 	}
 	fputs("set format y \"%g\"\n", p->gp);
 	snprintf(title, sizeof(title), "%s: latency percentiles (lower is better)",
@@ -527,7 +541,7 @@ static void sweep_panel(struct plotter *p, int ti)
 		return;
 	sweep_tics(p, t0);
 	ext.lo = 0;
-	y_axis(p, &ext, true);
+	y_axis(p, &ext, true, n + marked + 1);
 	fprintf(p->gp, "marked = %d\nlinear = \"%s\"\n", marked, linear);
 	snprintf(what, sizeof(what), "against %s", t0->sweep_key);
 	snprintf(more, sizeof(more), "; dashed: %s's linear scaling", base_name_of(p));
