@@ -20,3 +20,4 @@ subtitle = ""
 marked = 0
 linear = ""
 ybar = 1e300
+ybot = -1e300

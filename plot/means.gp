@@ -13,8 +13,8 @@ set title ARG4.(subtitle eq "" ? "" : "\n".subtitle)
 set ylabel ARG5
 set xlabel ""
 unset logscale
-plot for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:2:3:($4 > ybar ? ybar : $4) \
+plot for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:2:($3 > ybot ? $3 : ybot):($4 > ybar ? ybar : $4) \
 	with yerrorbars ls (i % 8 + 1) title columnheader(2), \
-     for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:(ybar):($4 > ybar ? "↑" : "") \
+     for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:($4 > ybar ? ybar : NaN):("↑") \
 	with labels offset 0,0.5 tc ls (i % 8 + 1) notitle, \
      for [k=1:marked] keyentry with points pt 6 ps 2 lc rgb "black" title "anomaly flagged"

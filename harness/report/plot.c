@@ -44,7 +44,8 @@ struct plotter {
 /* A panel's y extent: the bars, the linear line. */
 struct extent {
 	double	lo, hi;
-	bool	any;
+	double	pos_lo;		/* the lowest bound above 0, for a log axis */
+	bool	any, any_pos;
 };
 
 /*
@@ -87,6 +88,11 @@ static void extent_add(struct extent *x, double lo, double hi)
 	x->lo = x->any && x->lo < lo ? x->lo : lo;
 	x->hi = x->any && x->hi > hi ? x->hi : hi;
 	x->any = true;
+	lo = lo > 0 ? lo : hi;
+	if (lo > 0) {
+		x->pos_lo = x->any_pos && x->pos_lo < lo ? x->pos_lo : lo;
+		x->any_pos = true;
+	}
 }
 
 /*
@@ -177,8 +183,8 @@ static void y_axis(struct plotter *p, const struct extent *x, bool from_zero, in
 	hi = (hi - lo * f) / (1 - f);
 	step = nice_step(hi - lo);
 	lo = floor(lo / step) * step;
-	fprintf(p->gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\nybar = %.10g\n", lo, hi,
-		step, x->hi);
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\nybot = -1e300\nybar = %.10g\n",
+		lo, hi, step, x->hi);
 	top = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
 	if (top < 1e4) {
 		fputs("set format y \"%g\"\n", p->gp);
@@ -349,6 +355,27 @@ static void log_tics(FILE *f, double lo, double hi)
 	fputs(")\n", f);
 }
 
+/*
+ * The y axis of a log panel (latency, a wide sweep): room below the lowest
+ * positive bound, and above for a key of entries (and the % labels when
+ * labels); 1-2-5 ticks, SI prefixes from 10 000 up.  ybot, the bottom, is
+ * where a bar reaching 0 ends.
+ */
+static void log_axis(struct plotter *p, const struct extent *x, int entries, bool labels)
+{
+	double lo, hi, f = headroom(entries) - (labels ? 0 : LABEL_ROOM);
+
+	if (!x->any_pos)
+		return;
+	lo = x->pos_lo / 1.25;
+	hi = x->hi * 1.1;
+	hi = exp((log(hi) - f * log(lo)) / (1 - f));
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nybot = %.10g\nybar = %.10g\n", lo, hi, lo,
+		x->hi);
+	log_tics(p->gp, lo, hi);
+	fputs(hi < 1e4 ? "set format y \"%g\"\n" : "set format y \"%.0s %c\"\n", p->gp);
+}
+
 static void latency_panel(struct plotter *p, int ti)
 {
 	const struct pb_cmp *c = p->c;
@@ -382,15 +409,7 @@ static void latency_panel(struct plotter *p, int ti)
 	if (!n)
 		return;
 	fputs("unset label\n", p->gp);
-	if (ext.any) {
-		/* room below, and above for the key */
-		double lo = ext.lo / 1.25, hi = ext.hi * 1.1, f = headroom(n) - LABEL_ROOM;
-
-		hi = exp((log(hi) - f * log(lo)) / (1 - f));
-		fprintf(p->gp, "set yrange [%.10g:%.10g]\n", lo, hi);
-		log_tics(p->gp, lo, hi);
-	}
-	fputs("set format y \"%g\"\n", p->gp);
+	log_axis(p, &ext, n, false);
 	snprintf(title, sizeof(title), "%s: latency percentiles (lower is better)",
 		 c->t[ti].job);
 	call_panel(p, "latency.gp", first, n, title, NULL, NULL);
@@ -465,33 +484,62 @@ static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npt
 	return head;
 }
 
-/* The swept values as x tics (1, 2, 4, 8 threads), with room at both ends for the bars. */
-static void sweep_tics(struct plotter *p, const struct pb_table *t0)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The swept values as x tics (1, 2, 4, 8 threads), a value too close to
+ * the last labelled one (1, 2, 4 of 1 .. 12) ticked without a label; room
+ * at both ends for the bars.  A sweep over 16 times its first value and
+ * more is drawn log-log (true returned).
+ */
+static bool sweep_tics(struct plotter *p, const struct pb_table *t0)
 {
 	const struct pb_cmp *c = p->c;
-	double lo = 0, hi = 0, pad;
-	bool any = false;
-	int i, j;
+	double *xs, pad, last = 0;
+	int i, j, n = 0;
+	bool logx;
 
-	fputs("set xtics (", p->gp);
+	xs = malloc((size_t)c->nr_tables * sizeof(*xs));
+	if (!xs)
+		return false;
 	for (i = 0; i < c->nr_tables; i++) {
 		bool dup = false;
 
 		if (strcmp(c->t[i].sweep_base, t0->sweep_base))
 			continue;
-		for (j = 0; j < i; j++)
-			dup |= !strcmp(c->t[j].sweep_base, t0->sweep_base) &&
-			       c->t[j].sweep_x == c->t[i].sweep_x;
-		if (dup)
-			continue;
-		fprintf(p->gp, "%s\"%g\" %.10g", any ? ", " : "", c->t[i].sweep_x,
-			c->t[i].sweep_x);
-		lo = any && lo < c->t[i].sweep_x ? lo : c->t[i].sweep_x;
-		hi = any && hi > c->t[i].sweep_x ? hi : c->t[i].sweep_x;
-		any = true;
+		for (j = 0; j < n; j++)
+			dup |= xs[j] == c->t[i].sweep_x;
+		if (!dup)
+			xs[n++] = c->t[i].sweep_x;
 	}
-	pad = hi > lo ? 0.05 * (hi - lo) : 0.5;
-	fprintf(p->gp, ")\nset xtics norotate\nset xrange [%.10g:%.10g]\n", lo - pad, hi + pad);
+	qsort(xs, (size_t)n, sizeof(*xs), cmp_double);
+	/* 1 .. 16 threads and wider: log-log, where linear scaling is a slope of 1 */
+	logx = n > 2 && xs[0] > 0 && xs[n - 1] / xs[0] >= 16;
+	pad = n && xs[n - 1] > xs[0] ? 0.05 * (xs[n - 1] - xs[0]) : 0.5;
+	fputs("set xtics (", p->gp);
+	for (i = 0; i < n; i++) {
+		bool label = !i || logx || xs[i] - last >= 0.9 * pad;
+
+		fputs(i ? ", \"" : "\"", p->gp);
+		if (label)
+			fprintf(p->gp, "%g", xs[i]);
+		fprintf(p->gp, "\" %.10g", xs[i]);
+		last = label ? xs[i] : last;
+	}
+	fputs(")\nset xtics norotate\n", p->gp);
+	if (logx)
+		fprintf(p->gp, "set logscale xy\nset xrange [%.10g:%.10g]\n", xs[0] / 1.25,
+			xs[n - 1] * 1.25);
+	else
+		fprintf(p->gp, "set xrange [%.10g:%.10g]\n", n ? xs[0] - pad : 0,
+			n ? xs[n - 1] + pad : 1);
+	free(xs);
+	return logx;
 }
 
 static void sweep_panel(struct plotter *p, int ti)
@@ -539,9 +587,12 @@ static void sweep_panel(struct plotter *p, int ti)
 	free(pts);
 	if (!n)
 		return;
-	sweep_tics(p, t0);
-	ext.lo = 0;
-	y_axis(p, &ext, true, n + marked + 1);
+	if (sweep_tics(p, t0)) {
+		log_axis(p, &ext, n + marked + 1, true);
+	} else {
+		ext.lo = 0;
+		y_axis(p, &ext, true, n + marked + 1);
+	}
 	fprintf(p->gp, "marked = %d\nlinear = \"%s\"\n", marked, linear);
 	snprintf(what, sizeof(what), "against %s", t0->sweep_key);
 	snprintf(more, sizeof(more), "; dashed: %s's linear scaling", base_name_of(p));

@@ -18,6 +18,7 @@ set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [76:89.81659947]
 set ytics 2
+ybot = -1e300
 ybar = 87.73887759
 set format y "%g"
 marked = 0
@@ -34,6 +35,7 @@ set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [1450:1802.358767]
 set ytics 50
+ybot = -1e300
 ybar = 1753.220828
 set format y "%g"
 marked = 1
@@ -50,6 +52,7 @@ set xtics norotate
 set xrange [0.65:8.35]
 set yrange [0:10228428.95]
 set ytics 2000000
+ybot = -1e300
 ybar = 7978174.583
 set format y "%.0s %c"
 marked = 0
@@ -64,6 +67,7 @@ set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [24:26.6629332]
 set ytics 0.5
+ybot = -1e300
 ybar = 26.23893846
 set format y "%g"
 marked = 0
@@ -71,6 +75,8 @@ subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1'
 call plotdir."/means.gp" 'kernels.dat' "7" "1" 'udp-rr: rtt per label (lower is better)' 'rtt (µs)'
 unset label
 set yrange [15.68:116.1015596]
+ybot = 15.68
+ybar = 93.6
 set ytics (20, 50, 100)
 set format y "%g"
 call plotdir."/latency.gp" 'kernels.dat' "8" "3" 'udp-rr: latency percentiles (lower is better)'
