@@ -14,4 +14,3 @@ set xrange [-0.3:4.3]
 plot for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:2 \
 	with linespoints ls (i % 8 + 1) title columnheader(2)
 unset logscale y
-set logscale y

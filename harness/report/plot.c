@@ -166,14 +166,15 @@ static double headroom(int entries)
 /*
  * The y axis of a linear panel: the extent with room below (never under 0
  * for values that are not negative) and headroom() above for a key of
- * entries; ticks every nice step; SI prefixes (7.0 M) from 10 000 up, with
- * as many decimals as the step needs.  ybar, the top of the data, is
+ * entries; ticks every nice step; from 10 000 up labelled with the SI
+ * prefix of the top (7.0 M), as many decimals as the step needs.  ybar, the top of the data, is
  * where an unbounded bar ends (marked with an arrow by the templates).
  */
 static void y_axis(struct plotter *p, const struct extent *x, bool from_zero, int entries)
 {
-	double lo = x->lo, hi = x->hi, span = hi - lo, step, top, prefix, f = headroom(entries);
-	int dec;
+	static const char *const si[] = { "", "k", "M", "G", "T" };
+	double lo = x->lo, hi = x->hi, span = hi - lo, step, top, prefix, v, f = headroom(entries);
+	int dec, k, i;
 
 	if (span <= 0)
 		span = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
@@ -183,17 +184,27 @@ static void y_axis(struct plotter *p, const struct extent *x, bool from_zero, in
 	hi = (hi - lo * f) / (1 - f);
 	step = nice_step(hi - lo);
 	lo = floor(lo / step) * step;
-	fprintf(p->gp, "set yrange [%.10g:%.10g]\nset ytics %.10g\nybot = -1e300\nybar = %.10g\n",
-		lo, hi, step, x->hi);
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nybot = -1e300\nybar = %.10g\n", lo, hi, x->hi);
 	top = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
 	if (top < 1e4) {
-		fputs("set format y \"%g\"\n", p->gp);
+		fprintf(p->gp, "set ytics %.10g\nset format y \"%%g\"\n", step);
 		return;
 	}
-	prefix = pow(1000, floor(log10(top) / 3));
+	/* one prefix for the axis (0.5 M, 1.0 M; not 500.0 k, 1.0 M) */
+	k = (int)floor(log10(top) / 3);
+	k = k > 4 ? 4 : k;
+	prefix = pow(1000, k);
 	dec = (int)ceil(-log10(step / prefix) - 1e-9);
 	dec = dec < 0 ? 0 : dec > 3 ? 3 : dec;
-	fprintf(p->gp, "set format y \"%%.%ds %%c\"\n", dec);
+	fputs("set ytics (", p->gp);
+	for (i = 0, v = lo; v <= hi + step / 2 && i < 40; i++, v = lo + i * step) {
+		if (fabs(v) < step / 2)
+			fprintf(p->gp, "%s\"0\" 0", i ? ", " : "");
+		else
+			fprintf(p->gp, "%s\"%.*f %s\" %.10g", i ? ", " : "", dec, v / prefix,
+				si[k], v);
+	}
+	fputs(")\nset format y \"%g\"\n", p->gp);
 }
 
 static void call_panel(struct plotter *p, const char *tmpl, int first, int n,
@@ -340,16 +351,16 @@ static void means_panel(struct plotter *p, int ti)
 	call_panel(p, "means.gp", first, n, title, ylabel, NULL);
 }
 
-/* Log-scale ticks 1, 2, 5, 10, 20, ... over [lo, hi]. */
+/* Log-scale ticks 1, 2, 5, 10, 20, ... over [lo, hi]; over 3 decades 1, 10, 100, ... */
 static void log_tics(FILE *f, double lo, double hi)
 {
 	static const double m[] = { 1, 2, 5 };
+	int k, sep = 0, per = hi / lo > 1e3 ? 1 : 3;
 	double d;
-	int k, sep = 0;
 
 	fputs("set ytics (", f);
 	for (d = pow(10, floor(log10(lo))); d <= hi * 10; d *= 10)
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < per; k++)
 			if (d * m[k] >= lo && d * m[k] <= hi)
 				fprintf(f, "%s%.10g", sep++ ? ", " : "", d * m[k]);
 	fputs(")\n", f);
@@ -536,7 +547,7 @@ static bool sweep_tics(struct plotter *p, const struct pb_table *t0)
 		fprintf(p->gp, "set logscale xy\nset xrange [%.10g:%.10g]\n", xs[0] / 1.25,
 			xs[n - 1] * 1.25);
 	else
-		fprintf(p->gp, "set xrange [%.10g:%.10g]\n", n ? xs[0] - pad : 0,
+		fprintf(p->gp, "unset logscale\nset xrange [%.10g:%.10g]\n", n ? xs[0] - pad : 0,
 			n ? xs[n - 1] + pad : 1);
 	free(xs);
 	return logx;

@@ -24,7 +24,7 @@ ok $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
 	for w in "png made" "png signature" "dat and gp kept" "gp reruns" "marks" "baseline" \
-		 "unknown baseline" "svg made" \
+		 "unknown baseline" "latency then sweep" "svg made" \
 		 "svg root element" "nightly"; do
 		skip "$w: gnuplot not installed"
 	done
@@ -53,6 +53,15 @@ ok $? "plot --baseline 6.2: the changes are against 6.2"
 rc=$?
 [ $rc = 2 ] && grep -q "baseline '9.9' not found; have: 6.1 6.2" "$T/err"
 ok $? "plot --baseline 9.9 (not a label): exit 2 naming the labels (exit $rc)"
+# A latency panel before a sweep's (tables in first-seen order): the log y
+# scale of the one must not carry over to the other.
+mkdir "$T/o"
+$G -o "$T/o/1.json" --label 6.1 --seed 1 --latency && $G -o "$T/o/2.json" --label 6.1 \
+	--seed 2 --sweep && $G -o "$T/o/3.json" --label 6.2 --seed 3 --latency --sweep &&
+	"$PB" plot "$T/o" -o "$T/o.png" >/dev/null 2>"$T/err" && [ ! -s "$T/err" ] &&
+	[ "$(grep -n 'latency.gp' "$T/o.gp" | cut -d: -f1)" -lt \
+	  "$(grep -n 'sweep.gp' "$T/o.gp" | cut -d: -f1)" ]
+ok $? "a latency panel then a sweep panel: drawn, gnuplot quiet" "$T/err"
 "$PB" plot "$T/r" -o "$T/out.svg" >/dev/null 2>"$T/err"
 ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"

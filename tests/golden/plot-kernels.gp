@@ -17,9 +17,9 @@ set xtics ('6.1' 0, '6.2' 1, '6.3' 2)
 set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [76:89.81659947]
-set ytics 2
 ybot = -1e300
 ybar = 87.73887759
+set ytics 2
 set format y "%g"
 marked = 0
 subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1'
@@ -34,9 +34,9 @@ set xtics ('6.1' 0, '6.2' 1, '6.3' 2)
 set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [1450:1802.358767]
-set ytics 50
 ybot = -1e300
 ybar = 1753.220828
+set ytics 50
 set format y "%g"
 marked = 1
 subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1'
@@ -49,12 +49,13 @@ set label "+3.5 %" at 8,5542112.139 center offset 0,0.9 tc ls 2 front
 set label "-2.5 %" at 1,979187.3926 center offset 0,2.0 tc ls 3 front
 set xtics ("1" 1, "2" 2, "4" 4, "8" 8)
 set xtics norotate
+unset logscale
 set xrange [0.65:8.35]
 set yrange [0:10228428.95]
-set ytics 2000000
 ybot = -1e300
 ybar = 7978174.583
-set format y "%.0s %c"
+set ytics ("0" 0, "2 M" 2000000, "4 M" 4000000, "6 M" 6000000, "8 M" 8000000, "10 M" 10000000)
+set format y "%g"
 marked = 0
 linear = "0"
 subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1; dashed: 6.1''s linear scaling'
@@ -66,9 +67,9 @@ set xtics ('6.1' 0, '6.2' 1, '6.3' 2)
 set xtics norotate
 set xrange [-0.5:2.5]
 set yrange [24:26.6629332]
-set ytics 0.5
 ybot = -1e300
 ybar = 26.23893846
+set ytics 0.5
 set format y "%g"
 marked = 0
 subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1'
