@@ -461,10 +461,30 @@ static int stack_lift(struct stack *st, double x, bool add)
 	return add ? st->n[i]++ : st->n[i];
 }
 
-static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npts, int g,
-			 int series, struct extent *ext, struct stack *st, bool *marked)
+/*
+ * Where a sweep's series stand beside each other at one x: series k of n
+ * at x + off * step, or x * step^off on a log axis, off within +-0.15 of
+ * the closest two x (step: their difference, or ratio).
+ */
+struct dodge {
+	bool	logx;
+	double	step;
+	int	n;
+};
+
+static double dodged(const struct dodge *d, double x, int k)
 {
-	double x0 = 0, y0 = 0, lin;
+	double per = d->n > 1 ? (0.3 / d->n < 0.05 ? 0.3 / d->n : 0.05) : 0;
+	double off = per * (k - (d->n - 1) / 2.0);
+
+	return d->logx ? x * pow(d->step, off) : x + d->step * off;
+}
+
+static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npts, int g,
+			 int series, const struct dodge *dg, struct extent *ext,
+			 struct stack *st, bool *marked)
+{
+	double x0 = 0, y0 = 0, lin, x;
 	struct pb_eval e;
 	char name[200];
 	bool head = false;
@@ -484,13 +504,14 @@ static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npt
 		}
 		head = true;
 		lin = x0 > 0 ? y0 * pts[i]->sweep_x / x0 : e.s.mean;
-		fprintf(p->dat, "%.10g %.10g %.10g %.10g %.10g\n", pts[i]->sweep_x, e.s.mean,
-			e.s.ci_lo, bar_hi(&e), lin);
+		x = dodged(dg, pts[i]->sweep_x, series);
+		fprintf(p->dat, "%.10g %.10g %.10g %.10g %.10g\n", x, e.s.mean, e.s.ci_lo,
+			bar_hi(&e), lin);
 		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
 		if (e.is_base || (p->base_group < 0 && g == p->c->order[0]))
 			extent_add(ext, lin, lin);
-		point_marks(p, cell, &e, pts[i]->sweep_x, series,
-			    stack_lift(st, pts[i]->sweep_x, e.significant), marked);
+		point_marks(p, cell, &e, x, series, stack_lift(st, pts[i]->sweep_x, e.significant),
+			    marked);
 	}
 	return head;
 }
@@ -506,12 +527,13 @@ static int cmp_double(const void *a, const void *b)
  * The swept values as x tics (1, 2, 4, 8 threads), a value too close to
  * the last labelled one (1, 2, 4 of 1 .. 12) ticked without a label; room
  * at both ends for the bars.  A sweep over 16 times its first value and
- * more is drawn log-log (true returned).
+ * more is drawn log-log (true returned).  *step: the closest two values'
+ * difference (log-log: ratio).
  */
-static bool sweep_tics(struct plotter *p, const struct pb_table *t0)
+static bool sweep_tics(struct plotter *p, const struct pb_table *t0, double *step)
 {
 	const struct pb_cmp *c = p->c;
-	double *xs, pad, last = 0;
+	double *xs, pad, near, last = 0;
 	int i, j, n = 0;
 	bool logx;
 
@@ -531,10 +553,17 @@ static bool sweep_tics(struct plotter *p, const struct pb_table *t0)
 	qsort(xs, (size_t)n, sizeof(*xs), cmp_double);
 	/* 1 .. 16 threads and wider: log-log, where linear scaling is a slope of 1 */
 	logx = n > 2 && xs[0] > 0 && xs[n - 1] / xs[0] >= 16;
-	pad = n && xs[n - 1] > xs[0] ? 0.05 * (xs[n - 1] - xs[0]) : 0.5;
+	*step = logx ? 2 : 1;
+	for (i = 1; i < n; i++) {
+		double d = logx ? xs[i] / xs[i - 1] : xs[i] - xs[i - 1];
+
+		*step = i == 1 || d < *step ? d : *step;
+	}
+	near = n && xs[n - 1] > xs[0] ? 0.05 * (xs[n - 1] - xs[0]) : 0.5;
+	pad = near > 0.25 * *step ? near : 0.25 * *step;	/* the dodged bars inside */
 	fputs("set xtics (", p->gp);
 	for (i = 0; i < n; i++) {
-		bool label = !i || logx || xs[i] - last >= 0.9 * pad;
+		bool label = !i || logx || xs[i] - last >= 0.9 * near;
 
 		fputs(i ? ", \"" : "\"", p->gp);
 		if (label)
@@ -553,6 +582,41 @@ static bool sweep_tics(struct plotter *p, const struct pb_table *t0)
 	return logx;
 }
 
+/* Is t the first table of its sweep and placement? */
+static bool first_of_placement(const struct pb_cmp *c, int ti, int i)
+{
+	for (int j = ti; j < i; j++)
+		if (!strcmp(c->t[j].sweep_base, c->t[i].sweep_base) &&
+		    !strcmp(c->t[j].placement, c->t[i].placement))
+			return false;
+	return true;
+}
+
+/* The series of a sweep: placements x groups with values. */
+static int sweep_count(const struct pb_cmp *c, int ti)
+{
+	const struct pb_table *t0 = &c->t[ti];
+	int i, j, g, n = 0;
+
+	for (i = ti; i < c->nr_tables; i++) {
+		if (strcmp(c->t[i].sweep_base, t0->sweep_base) || !first_of_placement(c, ti, i))
+			continue;
+		for (g = 0; g < c->nr_groups; g++) {
+			bool any = false;
+
+			for (j = i; j < c->nr_tables && !any; j++) {
+				const struct pb_cell *cell = pb_cmp_cell(&c->t[j], g);
+
+				any = !strcmp(c->t[j].sweep_base, t0->sweep_base) &&
+				      !strcmp(c->t[j].placement, c->t[i].placement) &&
+				      cell && cell->n;
+			}
+			n += any;
+		}
+	}
+	return n;
+}
+
 static void sweep_panel(struct plotter *p, int ti)
 {
 	const struct pb_cmp *c = p->c;
@@ -561,22 +625,19 @@ static void sweep_panel(struct plotter *p, int ti)
 	char title[400], ylabel[120], linear[256] = "", what[64], more[200];
 	struct extent ext = { 0 };
 	struct stack st = { .nr = 0 };
+	struct dodge dg = { .n = sweep_count(c, ti) };
 	bool marked = false;
 	size_t off = 0;
 
+	if (!dg.n)
+		return;
 	pts = malloc((size_t)c->nr_tables * sizeof(*pts));
 	if (!pts)
 		return;
 	fputs("unset label\n", p->gp);
+	dg.logx = sweep_tics(p, t0, &dg.step);
 	for (i = ti; i < c->nr_tables; i++) {
-		bool dup = false;
-
-		if (strcmp(c->t[i].sweep_base, t0->sweep_base))
-			continue;
-		for (j = ti; j < i; j++)
-			dup |= !strcmp(c->t[j].sweep_base, t0->sweep_base) &&
-			       !strcmp(c->t[j].placement, c->t[i].placement);
-		if (dup)
+		if (strcmp(c->t[i].sweep_base, t0->sweep_base) || !first_of_placement(c, ti, i))
 			continue;
 		for (npts = 0, j = i; j < c->nr_tables; j++)
 			if (!strcmp(c->t[j].sweep_base, t0->sweep_base) &&
@@ -586,7 +647,7 @@ static void sweep_panel(struct plotter *p, int ti)
 		for (g = 0; g < c->nr_groups; g++) {
 			int gi = c->order[g];
 
-			if (!sweep_series(p, pts, npts, gi, n, &ext, &st, &marked))
+			if (!sweep_series(p, pts, npts, gi, n, &dg, &ext, &st, &marked))
 				continue;
 			if ((p->base_group < 0 ? g == 0 : gi == p->base_group) &&
 			    off + 8 < sizeof(linear))
@@ -598,7 +659,7 @@ static void sweep_panel(struct plotter *p, int ti)
 	free(pts);
 	if (!n)
 		return;
-	if (sweep_tics(p, t0)) {
+	if (dg.logx) {
 		log_axis(p, &ext, n + marked + 1, true);
 	} else {
 		ext.lo = 0;

@@ -42,15 +42,15 @@ marked = 1
 subtitle = 'mean and 95% CI; +x.x %: significant change against 6.1'
 call plotdir."/means.gp" 'kernels.dat' "2" "2" 'stream: throughput per label (higher is better)' 'throughput (MB/s)'
 unset label
-set label "+4.1 %" at 1,1051844.322 center offset 0,0.9 tc ls 2 front
-set label "+3.8 %" at 2,1841368.793 center offset 0,0.9 tc ls 2 front
-set label "+3.4 %" at 4,3188546.319 center offset 0,0.9 tc ls 2 front
-set label "+3.5 %" at 8,5542112.139 center offset 0,0.9 tc ls 2 front
-set label "-2.5 %" at 1,979187.3926 center offset 0,2.0 tc ls 3 front
 set xtics ("1" 1, "2" 2, "4" 4, "8" 8)
 set xtics norotate
 unset logscale
 set xrange [0.65:8.35]
+set label "+4.1 %" at 1,1051844.322 center offset 0,0.9 tc ls 2 front
+set label "+3.8 %" at 2,1841368.793 center offset 0,0.9 tc ls 2 front
+set label "+3.4 %" at 4,3188546.319 center offset 0,0.9 tc ls 2 front
+set label "+3.5 %" at 8,5542112.139 center offset 0,0.9 tc ls 2 front
+set label "-2.5 %" at 1.05,979187.3926 center offset 0,2.0 tc ls 3 front
 set yrange [0:10228428.95]
 ybot = -1e300
 ybar = 7978174.583
