@@ -16,8 +16,10 @@
 static const char plot_usage[] =
 	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
 	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
-	"are kept beside the image.  Where the results' machines differ (mitigations,\n"
-	"cmdline, CPU model, ...) goes to stderr, as compare prints it.\n"
+	"are kept beside the image.  Significant changes (as compare judges them) are\n"
+	"labelled with their %, cells with an anomaly mark ringed.  Where the results'\n"
+	"machines differ (mitigations, cmdline, CPU model, ...) goes to stderr, as\n"
+	"compare prints it.\n"
 	"  -o FILE                        the image (.png or .svg)\n"
 	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plot.c - the engine of `pinbench plot` (cli/cmd_plot.c): the comparison
- * as pictures, through gnuplot.  Per job, the mean per label with 95 %
- * confidence bars, a series per placement; per sweep (job names
- * "X/threads=N"), throughput against threads with the linear-scaling line;
- * per latency workload, the percentiles.  FILE.dat and FILE.gp are kept
+ * as pictures, through gnuplot.  A panel per job: the mean per label with
+ * its 95 % confidence bars as points, a series per placement side by side;
+ * per sweep (job names "X/threads=N"), throughput against threads with the
+ * baseline's linear-scaling line (log-log when wide); per latency workload,
+ * the percentiles.  Every cell is judged as compare judges it: significant
+ * changes are labelled with their %, anomaly-marked cells ringed.  The y
+ * ranges, ticks and SI labels are set here; FILE.dat and FILE.gp are kept
  * beside the image; FILE.gp loads the templates in plot/.
  */
 #include <errno.h>
