@@ -511,8 +511,8 @@ static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npt
 		fprintf(p->dat, "%.10g %.10g %.10g %.10g %.10g\n", x, e.s.mean, e.s.ci_lo,
 			bar_hi(&e), lin);
 		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
-		if (e.is_base || (p->base_group < 0 && g == p->c->order[0]))
-			extent_add(ext, lin, lin);
+		/* whichever series' line is drawn (the baseline's, else the first) fits */
+		extent_add(ext, lin, lin);
 		point_marks(p, cell, &e, x, series, stack_lift(st, pts[i]->sweep_x, e.significant),
 			    marked);
 	}
@@ -629,6 +629,7 @@ static void sweep_panel(struct plotter *p, int ti)
 	struct extent ext = { 0 };
 	struct stack st = { .nr = 0 };
 	struct dodge dg = { .n = sweep_count(c, ti) };
+	int first_group = 0;
 	bool marked = false;
 	size_t off = 0;
 
@@ -652,6 +653,8 @@ static void sweep_panel(struct plotter *p, int ti)
 
 			if (!sweep_series(p, pts, npts, gi, n, &dg, &ext, &st, &marked))
 				continue;
+			if (!n)
+				first_group = gi;
 			if ((p->base_group < 0 ? g == 0 : gi == p->base_group) &&
 			    off + 8 < sizeof(linear))
 				off += (size_t)snprintf(linear + off, sizeof(linear) - off,
@@ -668,9 +671,13 @@ static void sweep_panel(struct plotter *p, int ti)
 		ext.lo = 0;
 		y_axis(p, &ext, true, n + marked + 1);
 	}
+	/* a baseline without this sweep: the first series' line */
+	if (!off)
+		snprintf(linear, sizeof(linear), "0");
 	fprintf(p->gp, "marked = %d\nlinear = \"%s\"\n", marked, linear);
 	snprintf(what, sizeof(what), "against %s", t0->sweep_key);
-	snprintf(more, sizeof(more), "; dashed: %s's linear scaling", base_name_of(p));
+	snprintf(more, sizeof(more), "; dashed: %s's linear scaling",
+		 off ? base_name_of(p) : c->groups[first_group]);
 	panel_title(p, t0, what, more, title, sizeof(title));
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
 	call_panel(p, "sweep.gp", first, n, title, ylabel, t0->sweep_key);

@@ -24,7 +24,7 @@ ok $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
 	for w in "png made" "png signature" "dat and gp kept" "gp reruns" "marks" "baseline" \
-		 "unknown baseline" "latency then sweep" "svg made" \
+		 "unknown baseline" "latency then sweep" "baseline without the sweep" "svg made" \
 		 "svg root element" "nightly"; do
 		skip "$w: gnuplot not installed"
 	done
@@ -62,6 +62,11 @@ $G -o "$T/o/1.json" --label 6.1 --seed 1 --latency && $G -o "$T/o/2.json" --labe
 	[ "$(grep -n 'latency.gp' "$T/o.gp" | cut -d: -f1)" -lt \
 	  "$(grep -n 'sweep.gp' "$T/o.gp" | cut -d: -f1)" ]
 ok $? "a latency panel then a sweep panel: drawn, gnuplot quiet" "$T/err"
+mkdir "$T/nb"
+$G -o "$T/nb/1.json" --label 6.1 --seed 1 --sweep && $G -o "$T/nb/2.json" --label 6.2 --seed 2 &&
+	"$PB" plot --baseline 6.2 "$T/nb" -o "$T/nb.png" >/dev/null 2>"$T/err" &&
+	grep -q "dashed: 6.1''s linear scaling" "$T/nb.gp"
+ok $? "--baseline a label without the sweep: the first series' linear line" "$T/err"
 "$PB" plot "$T/r" -o "$T/out.svg" >/dev/null 2>"$T/err"
 ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"

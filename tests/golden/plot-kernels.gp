@@ -51,9 +51,9 @@ set label "+3.8 %" at 2,1841368.793 center offset 0,0.9 tc ls 2 front
 set label "+3.4 %" at 4,3188546.319 center offset 0,0.9 tc ls 2 front
 set label "+3.5 %" at 8,5542112.139 center offset 0,0.9 tc ls 2 front
 set label "-2.5 %" at 1.05,979187.3926 center offset 0,2.0 tc ls 3 front
-set yrange [0:10228428.95]
+set yrange [0:10644497.28]
 ybot = -1e300
-ybar = 7978174.583
+ybar = 8302707.879
 set ytics ("0" 0, "2 M" 2000000, "4 M" 4000000, "6 M" 6000000, "8 M" 8000000, "10 M" 10000000)
 set format y "%g"
 marked = 0
