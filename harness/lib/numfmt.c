@@ -72,6 +72,12 @@ void pb_numfmt_pick(struct pb_numfmt *nf, double mean, double spread)
 	nf->si = si_of(round_at(mean, nf->last));
 }
 
+void pb_numfmt_join(struct pb_numfmt *nf, const struct pb_numfmt *b)
+{
+	nf->last = b->last < nf->last ? b->last : nf->last;
+	nf->si = b->si > nf->si ? b->si : nf->si;
+}
+
 char *pb_numfmt_str(const struct pb_numfmt *nf, double x, const char *unit,
 		    char *buf, size_t len)
 {

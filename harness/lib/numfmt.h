@@ -33,6 +33,15 @@ struct pb_numfmt {
  */
 void pb_numfmt_pick(struct pb_numfmt *nf, double mean, double spread);
 
+/*
+ * One form for a table's column out of its rows': the finer last digit
+ * and the larger prefix (9999 and 10001 show as 9.999 k and 10.001 k).
+ * An nf set to PB_NUMFMT_NONE takes b as it is.
+ */
+#define PB_NUMFMT_NONE_LAST	0x7fffffff
+#define PB_NUMFMT_NONE	{ .last = PB_NUMFMT_NONE_LAST, .si = 0 }
+void pb_numfmt_join(struct pb_numfmt *nf, const struct pb_numfmt *b);
+
 /* nf picked for x alone with this many significant digits (1 to 15). */
 void pb_numfmt_sig(struct pb_numfmt *nf, double x, int digits);
 

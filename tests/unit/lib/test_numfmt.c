@@ -133,6 +133,28 @@ static void test_zero_spread_and_n1(void **state)
 	sig_is(0, 3, "0");
 }
 
+/* A column's form: the finer digit, the larger prefix. */
+static void test_join(void **state)
+{
+	struct pb_numfmt nf = PB_NUMFMT_NONE, b;
+	char buf[64];
+
+	(void)state;
+	pb_numfmt_pick(&b, 9999, 1);
+	pb_numfmt_join(&nf, &b);
+	assert_string_equal(pb_numfmt_str(&nf, 9999, NULL, buf, sizeof(buf)), "9999");
+	pb_numfmt_pick(&b, 10001, 10);
+	pb_numfmt_join(&nf, &b);
+	assert_string_equal(pb_numfmt_str(&nf, 9999, NULL, buf, sizeof(buf)), "9.999 k");
+	assert_string_equal(pb_numfmt_str(&nf, 10001, NULL, buf, sizeof(buf)), "10.001 k");
+	nf = (struct pb_numfmt)PB_NUMFMT_NONE;
+	pb_numfmt_pick(&b, 79.7415, 1.13);
+	pb_numfmt_join(&nf, &b);
+	pb_numfmt_pick(&b, 80.0411, 0.65);
+	pb_numfmt_join(&nf, &b);
+	assert_string_equal(pb_numfmt_str(&nf, 78.9854, NULL, buf, sizeof(buf)), "79.0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_negative),
 		cmocka_unit_test(test_nan_inf),
 		cmocka_unit_test(test_zero_spread_and_n1),
+		cmocka_unit_test(test_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
