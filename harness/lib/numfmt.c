@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib/numfmt.h"
 
@@ -122,4 +123,16 @@ char *pb_num_sig(double x, int digits, const char *unit, char *buf, size_t len)
 
 	pb_numfmt_sig(&nf, x, digits);
 	return pb_numfmt_str(&nf, x, unit, buf, len);
+}
+
+double pb_num_time_scale(double x, const char **unit)
+{
+	if (!*unit || strcmp(*unit, "ns") || !isfinite(x) || fabs(x) < PB_NUM_SI_MIN)
+		return 1;
+	if (fabs(x) / 1e3 < PB_NUM_SI_MIN) {
+		*unit = "µs";
+		return 1e3;
+	}
+	*unit = "ms";
+	return 1e6;
 }

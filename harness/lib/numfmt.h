@@ -60,4 +60,11 @@ char *pb_num_spread(double spread, const char *unit, char *buf, size_t len);
 /* x with digits significant digits: "2.00", "0.800", "1.42 M". */
 char *pb_num_sig(double x, int digits, const char *unit, char *buf, size_t len);
 
+/*
+ * A figure in ns shown in µs or ms from PB_NUM_SI_MIN on (12.3 µs, never
+ * "12.3 k ns"): the divisor (1, 1e3, 1e6) for ns, *unit set to "ns",
+ * "µs" or "ms".  Any other unit: 1, *unit unchanged.
+ */
+double pb_num_time_scale(double x, const char **unit);
+
 #endif

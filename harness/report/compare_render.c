@@ -498,12 +498,9 @@ static char *num_text(double x, const char *name)
 {
 	const char *unit = fig_unit(name);
 	char buf[PB_NUM_LEN + 8];
+	double div = pb_num_time_scale(x, &unit);
 
-	if (unit && !strcmp(unit, "ns") && fabs(x) >= PB_NUM_SI_MIN) {
-		x /= 1e3;
-		unit = fabs(x) >= PB_NUM_SI_MIN ? (x /= 1e3, "ms") : "µs";
-	}
-	return strdup(pb_num_sig(x, 3, unit, buf, sizeof(buf)));
+	return strdup(pb_num_sig(x / div, 3, unit, buf, sizeof(buf)));
 }
 
 /*

@@ -155,6 +155,26 @@ static void test_join(void **state)
 	assert_string_equal(pb_numfmt_str(&nf, 78.9854, NULL, buf, sizeof(buf)), "79.0");
 }
 
+static void test_time_scale(void **state)
+{
+	const char *unit = "ns";
+
+	(void)state;
+	assert_true(pb_num_time_scale(9999, &unit) == 1);
+	assert_string_equal(unit, "ns");
+	assert_true(pb_num_time_scale(24740, &unit) == 1e3);
+	assert_string_equal(unit, "µs");
+	unit = "ns";
+	assert_true(pb_num_time_scale(-2.5e7, &unit) == 1e6);
+	assert_string_equal(unit, "ms");
+	unit = "GHz";
+	assert_true(pb_num_time_scale(24740, &unit) == 1);
+	assert_string_equal(unit, "GHz");
+	unit = NULL;
+	assert_true(pb_num_time_scale(24740, &unit) == 1);
+	assert_null(unit);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_nan_inf),
 		cmocka_unit_test(test_zero_spread_and_n1),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_time_scale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
