@@ -71,7 +71,9 @@ static const char run_help[] =
 "                         cpus=, results folder) and print the plan; run nothing\n"
 "      --wait             when another pinbench is measuring a job's CPUs, wait\n"
 "                         for it (default: warn, run, and mark the job S)\n"
-"  -q, --quiet            no progress line, no tables (JSON still saved)\n"
+"  -q, --quiet            nothing on stdout but what --format json asks for: no\n"
+"                         progress line, no tables, no results path (the file\n"
+"                         is still saved; errors and warnings still on stderr)\n"
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
 
@@ -1043,7 +1045,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (save_run(&sv, &run, &text)) {
 		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
 		rc = 1;
-	} else {
+	} else if (!o->quiet) {		/* -q: nothing, the path included */
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
 	}
 	if (o->json && text)		/* saved or not: what was asked for */

@@ -125,6 +125,12 @@ $PB bench pipe cpus=$C0,$C1 --format json -q --duration 0.2 --repeats 2 --warmup
 ok $? "bench pipe cpus=$C0,$C1 --format json -q: options after arguments"
 check "stdout is the result JSON, cpus= honoured" pyjson "$T/adhoc.json" \
 	"d['jobs'][0]['placement'] == 'cpus' and [c['planned'] for c in d['jobs'][0]['cpus']] == [$C0, $C1] and d['jobs'][0]['status'] == 'ok'"
+check "--format json -q: no results line on stderr" sh -c "! grep -q '^results: ' '$T/adhoc.err'"
+
+# -q alone: nothing at all on stdout, the file still saved
+$PB bench pipe cpus=$C0,$C1 events=none -q --duration 0.1 --repeats 1 --warmup 0 -o "$T/quiet" >"$T/quiet.out" 2>"$T/quiet.err"
+ok $([ $? = 0 ] && [ ! -s "$T/quiet.out" ] && ! grep -q '^results: ' "$T/quiet.err" && [ -n "$(find "$T/quiet" -name '*.json')" ] && echo 0 || echo 1) \
+	"-q: nothing on stdout, no results line, the result file saved" "$T/quiet.out"
 
 # both roles on one CPU: at least two switches per round trip there
 $PB bench pipe counters=cpu cpus=$C0,$C0 --repeats 2 --duration 0.2 --warmup 0.1 -q --format json -o "$T/cpu" >"$T/cpu.json" 2>"$T/err"
