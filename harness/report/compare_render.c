@@ -514,7 +514,7 @@ static void figures_grid(const struct rctx *r, const struct pb_table *t, struct 
 	double v, bv;
 	int i, k;
 
-	grid_col(gr, r->md ? "Label" : "", false);
+	grid_col(gr, r->md ? group_head(r->c) : "", false);
 	grid_col(gr, "Per op", false);
 	grid_col(gr, "base", true);
 	grid_col(gr, "", false);
