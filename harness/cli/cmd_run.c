@@ -764,7 +764,7 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
  * and windows: forking the job and its roles, the clock probes before and
  * after, the checks; measured on a 2-vCPU KVM guest (README: "Planned time").
  */
-#define JOB_OVERHEAD_S	1.0
+#define JOB_OVERHEAD_S	0.7
 
 /* The planned seconds of job j at placement pl: 0 when this machine skips it. */
 static double cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
