@@ -562,23 +562,6 @@ static void print_figures(const struct rctx *r, const struct pb_table *t)
 	grid_free(&gr);
 }
 
-/* Where a line of s at most room wide ends: a space, or NULL when all of s fits. */
-static const char *wrap_at(const char *s, int room)
-{
-	const char *p, *brk = NULL;
-	int w = 0;
-
-	for (p = s; *p; p++) {
-		if (*p == ' ' && p > s) {
-			if (w > room)	/* a word longer than the line ends here */
-				return brk ? brk : p;
-			brk = p;
-		}
-		w += ((unsigned char)*p & 0xc0) != 0x80;
-	}
-	return w > room ? brk : NULL;
-}
-
 /*
  * Print s; in text form wrapped at spaces to PB_CMP_WIDTH characters, the
  * lines after the first indented as s is, plus two.  A word longer than a
@@ -589,7 +572,7 @@ static void put_line(const struct rctx *r, const char *s)
 	int indent = (int)strspn(s, " ") + 2, room = PB_CMP_WIDTH;
 	const char *brk;
 
-	while (!r->md && (brk = wrap_at(s, room))) {
+	while (!r->md && (brk = pb_wrap_at(s, room))) {
 		fprintf(r->f, "%.*s\n%*s", (int)(brk - s), s, indent, "");
 		s = brk + strspn(brk, " ");
 		room = PB_CMP_WIDTH - indent;

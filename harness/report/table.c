@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/numfmt.h"
+#include "lib/util.h"
 #include "report/result.h"
 
 static void print_header(const struct pb_result *r, FILE *f)
@@ -216,8 +217,27 @@ static void print_loss(const struct pb_result *r, FILE *f)
 		r->metric.name);
 }
 
+#define TEXT_WIDTH	100	/* the legend's lines, wrapped at spaces */
+
+/* s wrapped to TEXT_WIDTH at spaces, the lines after the first indented by 4. */
+static void put_wrapped(const char *s, FILE *f)
+{
+	int room = TEXT_WIDTH;
+	const char *brk;
+
+	while ((brk = pb_wrap_at(s, room))) {
+		fprintf(f, "%.*s\n    ", (int)(brk - s), s);
+		s = brk + strspn(brk, " ");
+		room = TEXT_WIDTH - 4;
+	}
+	fprintf(f, "%s\n", s);
+}
+
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 {
+	char line[sizeof(((struct pb_anomaly *)0)->message) +
+		  sizeof(((struct pb_anomaly *)0)->advice) + 128];
+
 	for (int i = from; i < to; i++) {
 		const struct pb_result *r = &run->results[i];
 
@@ -226,9 +246,10 @@ static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 
 			if (a->sev == PB_SEV_INFO)
 				continue;
-			fprintf(f, "  %s %s [%s] %s: %s%s%s\n", pb_anomaly_mark(a->kind),
-				r->placement, pb_sev_name(a->sev), a->kind, a->message,
-				*a->advice ? " -- " : "", a->advice);
+			snprintf(line, sizeof(line), "  %s %s [%s] %s: %s%s%s",
+				 pb_anomaly_mark(a->kind), r->placement, pb_sev_name(a->sev),
+				 a->kind, a->message, *a->advice ? " -- " : "", a->advice);
+			put_wrapped(line, f);
 		}
 	}
 }

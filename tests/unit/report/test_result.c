@@ -335,6 +335,33 @@ static void test_table_per_op_unit(void **state)
 	free(out);
 }
 
+/* The legend's lines wrapped at spaces to 100 characters, never inside a figure. */
+static void test_table_legend_wrapped(void **state)
+{
+	struct fixture *f = *state;
+	char *out, *line, *save;
+	bool wrapped = false;
+
+	pb_anomaly_add(&f->r.anomalies, "noisy-neighbor", PB_SEV_ERROR,
+		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
+		       "other tasks ran 43.9 %% of the job's 1 CPUs' time in its metric windows "
+		       "(0.527 s of 1.200 s; most: make (pid 6339) 0.286 s)");
+	out = print(&f->run, pb_run_print_text);
+	has_text(out, "\n  N same-socket [error] noisy-neighbor: other tasks ran 43.9 % ");
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int w = 0;
+
+		for (const char *p = line; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		if (strstr(line, "counter pass"))
+			continue;	/* the wrapping is the legend's */
+		assert_true(w <= 100);
+		wrapped |= !strncmp(line, "    ", 4) && strstr(line, "1.200") != NULL;
+	}
+	assert_true(wrapped);
+	free(out);
+}
+
 /* Rounds: each round's mean a value; the mean and interval to the spread's digit. */
 static void test_table_rounds_digits(void **state)
 {
@@ -371,6 +398,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_row_digits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_per_op_unit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_rounds_digits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_legend_wrapped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
