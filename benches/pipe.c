@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -233,6 +234,17 @@ static double pipe_value(const void *opts, uint64_t ops, double elapsed,
 	return elapsed > 0 ? (double)ops * pipe_len(o) / elapsed / 1e6 : 0;
 }
 
+/* size=0 is the pattern's default size: "4 B", "4096 B". */
+static bool pipe_key_note(const void *opts, const char *key, char *buf, size_t len)
+{
+	const struct pipe_opts *o = opts;
+
+	if (strcmp(key, "size") || o->size)
+		return false;
+	snprintf(buf, len, "%zu B", pipe_len(o));
+	return true;
+}
+
 const struct pb_bench pb_bench_pipe = {
 	.name		= "pipe",
 	.summary	= "pipe ping-pong round trip, or pipe streaming throughput",
@@ -249,4 +261,5 @@ const struct pb_bench pb_bench_pipe = {
 	.fini		= pipe_fini,
 	.teardown	= pipe_teardown,
 	.value		= pipe_value,
+	.key_note	= pipe_key_note,
 };

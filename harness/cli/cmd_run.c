@@ -29,6 +29,7 @@
 #include "checks/clockcheck.h"
 #include "report/result.h"
 #include "lib/schema.h"
+#include "lib/clock.h"
 #include "lib/util.h"
 
 struct run_opts {
@@ -72,7 +73,9 @@ static const char run_help[] =
 "                         cpus=, results folder) and print the plan; run nothing\n"
 "      --wait             when another pinbench is measuring a job's CPUs, wait\n"
 "                         for it (default: warn, run, and mark the job S)\n"
-"  -q, --quiet            no progress line, no tables (JSON still saved)\n"
+"  -q, --quiet            nothing on stdout but what --format json asks for: no\n"
+"                         progress line, no tables, no results path (the file\n"
+"                         is still saved; errors and warnings still on stderr)\n"
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
 
@@ -700,25 +703,124 @@ static void print_run_anomalies(const struct pb_run *run, FILE *f)
 	}
 }
 
-/* The progress line on stderr, when it is a terminal: "job 2 of 6: ... window 3 of 8". */
+/* "45 s", "2 min 05 s", "1 h 20 min". */
+static void dur_text(double s, char *buf, size_t len)
+{
+	long x = s > 0 ? (long)(s + 0.5) : 0;
+
+	if (x < 120)
+		snprintf(buf, len, "%ld s", x);
+	else if (x < 3600)
+		snprintf(buf, len, "%ld min %02ld s", x / 60, x % 60);
+	else
+		snprintf(buf, len, "%ld h %02ld min", x / 3600, (x % 3600 + 30) / 60);
+}
+
+/*
+ * Which window of the job runs (w from 0): "repeat 2 of 3" of the timing
+ * pass, "counter pass 1 of 2, repeat 2 of 3" after it.
+ */
+static void window_text(const struct pb_progress *pg, int w, char *buf, size_t len)
+{
+	int r = pg->repeats > 0 ? pg->repeats : 1, pass = w / r - pg->timing;
+
+	if (pass < 0 || (!pg->timing && !pass))
+		snprintf(buf, len, "repeat %d of %d", w % r + 1, r);
+	else
+		snprintf(buf, len, "counter pass %d of %d, repeat %d of %d",
+			 pass < pg->passes ? pass + 1 : pg->passes, pg->passes, w % r + 1, r);
+}
+
+/*
+ * The progress line on stderr, when it is a terminal: "job 2 of 6: pipe
+ * same-cpu: counter pass 1 of 1, repeat 2 of 3; about 1 min 20 s left",
+ * the time left being what is planned for the rest of this job (at least
+ * 0) and for the jobs after it.
+ */
 static void show_progress(const struct pb_progress *pg, const char *job, const char *pl,
 			  int done, int total)
 {
 	static int tty = -1;
+	char win[96], left[32], round[32] = "";
+	double job_left = pg->job_s - (pb_mono_s() - pg->started);
 
 	if (tty < 0)
 		tty = isatty(2);
 	if (!tty)
 		return;
-	if (done < 0)
+	if (done < 0) {
 		fprintf(stderr, "\r\033[K");
-	else if (pg->rounds > 1)
-		fprintf(stderr, "\r\033[Kround %d of %d, job %d of %d: %s %s: window %d of %d",
-			pg->round, pg->rounds, pg->job, pg->jobs, job, pl,
-			done < total ? done + 1 : total, total);
-	else
-		fprintf(stderr, "\r\033[Kjob %d of %d: %s %s: window %d of %d", pg->job,
-			pg->jobs, job, pl, done < total ? done + 1 : total, total);
+		return;
+	}
+	window_text(pg, done < total ? done : total - 1, win, sizeof(win));
+	dur_text((job_left > 0 ? job_left : 0) + pg->rest_s, left, sizeof(left));
+	if (pg->rounds > 1)
+		snprintf(round, sizeof(round), "round %d of %d, ", pg->round, pg->rounds);
+	fprintf(stderr, "\r\033[K%sjob %d of %d: %s %s: %s; about %s left", round, pg->job,
+		pg->jobs, job, pl, win, left);
+}
+
+/*
+ * What one job x placement adds to a run's wall time besides its warm-up
+ * and windows: forking the job and its roles, the clock probes before and
+ * after, the checks; measured on a 2-vCPU KVM guest (README: "Planned time").
+ */
+#define JOB_OVERHEAD_S	0.7
+
+/* The planned seconds of job j at placement pl: 0 when this machine skips it. */
+static double cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
+		     const struct pb_evlist *evl)
+{
+	char reason[256];
+	int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+
+	free(cpus);
+	return !n && pl ? 0 : pb_job_expected_s(j, evl) + JOB_OVERHEAD_S;
+}
+
+/* The planned seconds of every job x placement x round of js. */
+static double plan_s(const struct pb_topo *t, const struct pb_jobset *js,
+		     const struct pb_evlist *evl)
+{
+	double sum = 0;
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++)
+			sum += (j->rounds > 1 ? j->rounds : 1) *
+			       cell_s(t, j, j->nr_placements ? j->placements[p] : NULL, &evl[i]);
+	}
+	return sum;
+}
+
+/*
+ * --dry-run: the planned wall time of js; its seconds, or -1 when its
+ * events do not build (check_run() has said why already).
+ */
+static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f)
+{
+	struct pb_evlist *evl = calloc(js->nr ? js->nr : 1, sizeof(*evl));
+	char d[32];
+	int cells = 0;
+	double sum;
+
+	if (!evl || check_jobs(js, evl)) {
+		free(evl);
+		return -1;
+	}
+	sum = plan_s(t, js, evl);
+	for (int i = 0; i < js->nr; i++)
+		for (int p = 0; p < (js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1); p++)
+			cells += (js->jobs[i].rounds > 1 ? js->jobs[i].rounds : 1) *
+				 (cell_s(t, &js->jobs[i], js->jobs[i].nr_placements ?
+					 js->jobs[i].placements[p] : NULL, &evl[i]) > 0);
+	dur_text(sum, d, sizeof(d));
+	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration for the "
+		"timing pass and each counter pass, + %.1f s each)\n", d, cells,
+		cells == 1 ? "" : "s", JOB_OVERHEAD_S);
+	free(evl);
+	return sum;
 }
 
 /*
@@ -969,6 +1071,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	uint64_t rng = o->seed_value;
 	char *text = NULL;
 	int nsaid = 0, failed = 0, rc, nr_cells = 0;
+	double rest_s;
 
 	if (!evl)
 		return 2;
@@ -998,6 +1101,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	saver_init(&sv, o, run.started, base);
 	*last_err = 0;
 	run_begin(&run, js);
+	rest_s = plan_s(t, js, evl);
 	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
 		int n = round_order(js, cells, nr_cells, round, run.rounds, &rng, order);
 		int from = run.nr;
@@ -1005,12 +1109,20 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		for (int k = 0; k < n && !pb_interrupted; k++) {
 			const struct pb_job *j = &js->jobs[order[k].job];
 			struct pb_result *r = &run.results[run.nr++];
+			const char *pl = j->nr_placements ? j->placements[order[k].pl] : NULL;
+			const struct pb_evlist *ev = &evl[order[k].job];
 			struct pb_progress pg = { .show = o->quiet ? NULL : show_progress,
 						  .job = run.nr, .jobs = run.planned,
-						  .round = round, .rounds = run.rounds };
+						  .round = round, .rounds = run.rounds,
+						  .repeats = j->repeats, .timing = !ev->nr ||
+						  !j->counting_inline, .passes = ev->nr ?
+						  (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
+						  .job_s = cell_s(t, j, pl, ev),
+						  .started = pb_mono_s() };
 
-			run_one(o, t, j, j->nr_placements ? j->placements[order[k].pl] : NULL,
-				&evl[order[k].job], &run.nominal, &pg, r);
+			rest_s -= pg.job_s;
+			pg.rest_s = rest_s > 0 ? rest_s : 0;
+			run_one(o, t, j, pl, ev, &run.nominal, &pg, r);
 			r->round = run.rounds > 1 ? round : 0;
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
@@ -1044,7 +1156,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (save_run(&sv, &run, &text)) {
 		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
 		rc = 1;
-	} else {
+	} else if (!o->quiet) {		/* -q: nothing, the path included */
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
 	}
 	if (o->json && text)		/* saved or not: what was asked for */
@@ -1112,10 +1224,17 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 	if (rc)
 		goto out;
 	if (o->dry_run) {
+		double total = 0;
+		char d[32];
+
 		for (int i = 0; i < n; i++) {
 			print_plan(t, &sets[i], stdout);
 			print_order(&sets[i], o->seed_value, stdout);
+			total += print_planned(t, &sets[i], stdout);
 		}
+		dur_text(total, d, sizeof(d));
+		if (n > 1)
+			printf("planned wall time of the %d job files: %s\n", n, d);
 		goto out;
 	}
 	install_signals();
@@ -1193,6 +1312,7 @@ int cmd_bench(int argc, char **argv)
 	rc = check_run(&o, t, &js, 1);
 	if (!rc && o.dry_run) {
 		print_plan(t, &js, stdout);
+		print_planned(t, &js, stdout);
 	} else if (!rc) {
 		install_signals();
 		rc = run_jobset(&o, t, NULL, &js);

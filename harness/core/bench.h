@@ -155,6 +155,12 @@ struct pb_bench {
 	/* The metric of one window from the primary role's ops summed. */
 	double	(*value)(const void *opts, uint64_t ops, double elapsed_s,
 			 int nr_instances);
+	/*
+	 * What a key's value means when it is not plain (pipe's size=0: "4 B"
+	 * for pingpong): buf (len bytes) filled, or false for a plain value.
+	 * May be NULL.
+	 */
+	bool	(*key_note)(const void *opts, const char *key, char *buf, size_t len);
 };
 
 static inline bool pb_stop(const struct pb_role_ctx *c)

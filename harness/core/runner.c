@@ -1046,6 +1046,21 @@ static int max_passes(const struct pb_evlist *l)
 	return (l->nr_passes > 0 ? l->nr_passes : 1) + (hw > 1 ? hw - 1 : 0);
 }
 
+int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl)
+{
+	bool timing = !evl->nr || !j->counting_inline;
+
+	return j->repeats * (timing + (evl->nr ? max_passes(evl) : 0));
+}
+
+double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl)
+{
+	bool timing = !evl->nr || !j->counting_inline;
+	int passes = evl->nr ? (evl->nr_passes > 0 ? evl->nr_passes : 1) : 0;
+
+	return j->warmup + j->repeats * (timing + passes) * (j->loops ? 30 : j->duration);
+}
+
 static void distinct_cpus(struct job_ctx *x, const int *cpus)
 {
 	for (int i = 0; i < x->nr_tasks; i++) {
@@ -1267,7 +1282,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 			goto oom;
 	}
 	x.timing_pass = !evl->nr || !j->counting_inline;
-	x.nr_wins = j->repeats * (x.timing_pass + (evl->nr ? max_passes(evl) : 0));
+	x.nr_wins = pb_job_windows(j, evl);
 	x.limit_s = j->timeout > 0 ? j->timeout : 3 * expected_s(j, x.nr_wins / j->repeats) + 10;
 	layout_compute(&x, b->latency);
 	x.shm = pb_shm_alloc(x.lay.size);

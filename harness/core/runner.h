@@ -112,7 +112,27 @@ struct pb_progress {
 			int done, int total);
 	int	job, jobs;	/* "job N of M" */
 	int	round, rounds;	/* "round N of M" (rounds > 1) */
+	/*
+	 * What the windows are, for show() to name them: repeats windows of
+	 * the timing pass (when timing), then repeats of each of passes
+	 * counter passes.  And for the ETA: this job's planned seconds
+	 * (pb_job_expected_s() plus the per-job overhead), the run's after
+	 * it, and when this job began (pb_mono_s()).  All set by the caller.
+	 */
+	int	repeats, passes;
+	bool	timing;
+	double	job_s, rest_s, started;
 };
+
+/*
+ * What job j at one placement runs with event list evl: its windows
+ * (repeats x the timing pass and the counter passes, with room for the
+ * passes a refused group adds), and the seconds the warm-up and the
+ * planned windows should take (loops= jobs: 30 s a window, as the
+ * watchdog assumes), set-up and teardown aside.
+ */
+int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl);
+double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl);
 
 /*
  * The client for jobs with peer= (net/peer.c's pb_peer_ops); without it

@@ -124,3 +124,19 @@ void *pb_grow(void *p, int nr, int *cap, size_t size)
 	*cap = ncap;
 	return np;
 }
+
+const char *pb_wrap_at(const char *s, int room)
+{
+	const char *p, *brk = NULL;
+	int w = 0;
+
+	for (p = s; *p; p++) {
+		if (*p == ' ' && p > s) {
+			if (w > room)	/* a word longer than the line ends here */
+				return brk ? brk : p;
+			brk = p;
+		}
+		w += ((unsigned char)*p & 0xc0) != 0x80;
+	}
+	return w > room ? brk : NULL;
+}

@@ -49,4 +49,11 @@ int pb_label_check(const char *label, char *err, size_t len);
  */
 void *pb_grow(void *p, int nr, int *cap, size_t size);
 
+/*
+ * Where the first line of s at most room characters (UTF-8 code points)
+ * wide ends when wrapped at spaces: a space of s, or NULL when all of s
+ * fits.  A word longer than room ends the line after it: never cut.
+ */
+const char *pb_wrap_at(const char *s, int room);
+
 #endif

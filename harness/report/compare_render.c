@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "lib/anomaly.h"
+#include "lib/numfmt.h"
 #include "report/compare.h"
 #include "lib/schema.h"
 #include "lib/util.h"
@@ -232,27 +233,6 @@ static void title_text(const struct pb_table *t, bool cpus, char *buf, size_t le
 		snprintf(buf + off, len - (size_t)off, " [CPUs %s]", t->cpus);
 }
 
-/*
- * Decimals that give about four significant digits for the table's means
- * (extra: six for the averages, as in 85.9025).
- */
-static int table_prec(const struct pb_table *t, int extra)
-{
-	double m = 0, x;
-	int i, d;
-
-	for (i = 0; i < t->nr_cells; i++) {
-		if (!t->cells[i].n)
-			continue;
-		x = fabs(pb_mean(t->cells[i].v, t->cells[i].n));
-		m = x > m ? x : m;
-	}
-	if (m <= 0)
-		return 2 + extra;
-	d = 3 + extra - (int)floor(log10(m));
-	return d < 0 ? 0 : d > 6 ? 6 : d;
-}
-
 /* "p=0.012", or "q=0.048" when adjusted over the report (a BH q-value). */
 static char *p_text(double p, bool adjusted)
 {
@@ -265,18 +245,34 @@ static char *p_text(double p, bool adjusted)
 	return xprintf("%s=%.3f", k, p);
 }
 
-/* "[+0.90, +2.50]": the change's 95 % interval, "[-inf, +inf]" unbounded. */
-static char *ci_text(const struct pb_eval *e)
+/*
+ * Decimals of the change and its interval, the same for both: the
+ * interval's half-width to two significant digits, 0 to 2 decimals
+ * ("+2.9% [+1.5, +4.4]", "+0.07% [-0.15, +0.29]", "+12% [-3, +27]").
+ */
+static int change_dec(const struct pb_eval *e)
+{
+	double hw = (e->ci_hi - e->ci_lo) / 2;
+	int d;
+
+	if (!isfinite(hw) || hw <= 0)
+		return 1;
+	d = 1 - (int)floor(log10(hw));
+	return d < 0 ? 0 : d > 2 ? 2 : d;
+}
+
+/* " [+0.9, +2.5]": the change's 95 % interval, "[-100.0, +inf]" unbounded. */
+static char *ci_text(const struct pb_eval *e, int d)
 {
 	if (isnan(e->ci_lo))
 		return strdup("");
 	if (isinf(e->ci_hi) || isinf(e->ci_lo))
-		return xprintf(" [%+.1f, +inf]", isinf(e->ci_lo) ? -100.0 : e->ci_lo);
-	return xprintf(" [%+.1f, %+.1f]", e->ci_lo, e->ci_hi);
+		return xprintf(" [%+.*f, +inf]", d, isinf(e->ci_lo) ? -100.0 : e->ci_lo);
+	return xprintf(" [%+.*f, %+.*f]", d, e->ci_lo, d, e->ci_hi);
 }
 
 static char *change_text(const struct rctx *r, const struct pb_cell *cell,
-			 const struct pb_eval *e)
+			 const struct pb_eval *e, int d)
 {
 	char *p, *s, *ci;
 
@@ -295,17 +291,17 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 	if (!e->has_base)
 		return xprintf("—%s", note);
 	p = p_text(e->p_adj, !r->o->no_correction);
-	ci = ci_text(e);
+	ci = ci_text(e, d);
 	if (!p || !ci) {
 		free(p);
 		free(ci);
 		return NULL;
 	}
 	if (e->significant)
-		s = xprintf(r->md ? "**%+.2f%%%s %s %s**%s" : "%+.2f%%%s %s %s%s", e->change,
-			    ci, p, e->verdict, note);
+		s = xprintf(r->md ? "**%+.*f%%%s %s %s**%s" : "%+.*f%%%s %s %s%s", d,
+			    e->change, ci, p, e->verdict, note);
 	else
-		s = xprintf("%+.2f%%%s %s%s", e->change, ci, p, note);
+		s = xprintf("%+.*f%%%s %s%s", d, e->change, ci, p, note);
 	free(p);
 	free(ci);
 	return s;
@@ -328,13 +324,14 @@ static char *label_text(const struct pb_cmp *c, int g, const struct pb_cell *cel
 }
 
 static void fill_row(const struct rctx *r, const struct pb_table *t, struct grid *gr,
-		     int g, const struct pb_cell *base, bool compact, int prec, int aprec,
-		     int ntests)
+		     int g, const struct pb_cell *base, bool compact, int ntests,
+		     const struct pb_numfmt *nf, int cdec)
 {
 	const struct pb_cell *cell = pb_cmp_cell(t, g);
 	char **row = grid_row(gr);
 	const double *v = NULL;
 	struct pb_eval e;
+	char buf[PB_NUM_LEN];
 	int i, n = 0, col = 0;
 
 	if (!row)
@@ -347,15 +344,15 @@ static void fill_row(const struct rctx *r, const struct pb_table *t, struct grid
 		row[col++] = cell && cell->n ? xprintf("%d", n) : strdup("—");
 	for (i = 0; !compact && i < ntests; i++, col++)
 		if (cell && i < n)
-			row[col] = xprintf("%.*f", prec, v[i]);
+			row[col] = strdup(pb_numfmt_str(nf, v[i], NULL, buf, sizeof(buf)));
 	if (cell && cell->n) {
-		row[col++] = xprintf("%.*f", aprec, e.s.mean);
-		row[col++] = xprintf("%.*f", prec, e.s.stddev);
+		row[col++] = strdup(pb_numfmt_str(nf, e.s.mean, NULL, buf, sizeof(buf)));
+		row[col++] = strdup(pb_num_spread(e.s.stddev, NULL, buf, sizeof(buf)));
 	} else {
 		row[col++] = strdup("—");
 		row[col++] = strdup("—");
 	}
-	row[col] = change_text(r, cell, &e);
+	row[col] = change_text(r, cell, &e, cdec);
 }
 
 /* The most values a cell of t shows (runs or repeats). */
@@ -371,16 +368,56 @@ static int table_maxn(const struct pb_table *t)
 	return maxn;
 }
 
+/* The first column's head: what the rows are grouped by ("Label", "Kernel", ...). */
+static const char *group_head(const struct pb_cmp *c)
+{
+	static const char *const heads[] = {
+		[PB_GROUP_LABEL] = "Label", [PB_GROUP_KERNEL] = "Kernel",
+		[PB_GROUP_HOST] = "Host", [PB_GROUP_PEER] = "Peer",
+	};
+
+	return (unsigned int)c->by < sizeof(heads) / sizeof(heads[0]) ? heads[c->by] : "Label";
+}
+
+/*
+ * One form for the table's figures (the tests, the means): the digits the
+ * most precise row's stddev supports, the prefix of the largest mean; and
+ * the decimals of the changes, the widest interval's (change_dec()), so
+ * that no change shows more digits than its interval supports.
+ */
+static void table_form(const struct rctx *r, const struct pb_table *t,
+		       const struct pb_cell *base, struct pb_numfmt *nf, int *cdec)
+{
+	struct pb_numfmt one;
+	struct pb_eval e;
+	int i;
+
+	*nf = (struct pb_numfmt)PB_NUMFMT_NONE;
+	*cdec = 2;
+	for (i = 0; i < t->nr_cells; i++) {
+		if (!t->cells[i].n)
+			continue;
+		pb_cmp_eval(t, &t->cells[i], base, r->o->min_change, &e);
+		pb_numfmt_pick(&one, e.s.mean, e.s.stddev);
+		pb_numfmt_join(nf, &one);
+		if (e.has_base && !e.is_base && change_dec(&e) < *cdec)
+			*cdec = change_dec(&e);
+	}
+	if (nf->last == PB_NUMFMT_NONE_LAST)
+		pb_numfmt_sig(nf, 0, PB_NUM_DIGITS);
+}
+
 static void build_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr,
 		       bool compact)
 {
 	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
-	int i, ntests = table_maxn(t), prec = table_prec(t, 0), aprec = table_prec(t, 2);
+	int i, ntests = table_maxn(t), cdec;
+	struct pb_numfmt nf;
 	bool runs = pb_cmp_between(t);
 	char head[24];
 
-	grid_col(gr, r->c->by == PB_GROUP_HOST ? "Host" : r->c->by == PB_GROUP_PEER ?
-		 "Peer" : "Kernel", false);
+	table_form(r, t, base, &nf, &cdec);
+	grid_col(gr, group_head(r->c), false);
 	if (compact)
 		grid_col(gr, runs ? "runs" : "n", true);
 	for (i = 0; !compact && i < ntests; i++) {
@@ -391,7 +428,7 @@ static void build_grid(const struct rctx *r, const struct pb_table *t, struct gr
 	grid_col(gr, "Stddev", true);
 	grid_col(gr, "Change", false);
 	for (i = 0; i < r->c->nr_groups; i++)
-		fill_row(r, t, gr, r->c->order[i], base, compact, prec, aprec, ntests);
+		fill_row(r, t, gr, r->c->order[i], base, compact, ntests, &nf, cdec);
 }
 
 /* The table, Test columns only when they fit in PB_CMP_WIDTH (and n <= 8). */
@@ -433,15 +470,43 @@ static bool fig_find(const struct pb_cell *cell, const char *name, double *v)
 	return false;
 }
 
-/* About three significant digits, trailing zeros kept: 1.11, 0.890, 1234. */
-static char *num_text(double x)
+/* "+1.5%", "-20.0%"; a change that rounds to zero is "+0.0%", never "-0.0%". */
+static char *pct_text(double x)
 {
-	int d = x != 0 ? 2 - (int)floor(log10(fabs(x))) : 2;
+	double r = round(x * 10) / 10;
 
-	return xprintf("%.*f", d < 0 ? 0 : d > 6 ? 6 : d, x);
+	return xprintf("%+.1f%%", r == 0 ? 0.0 : r);
 }
 
-/* One line per (label, figure) the baseline also has: "1.11 → 0.89", change. */
+/* The unit of a per-op figure, from its name (the result files give none). */
+static const char *fig_unit(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n >= 13 && !strcmp(name + n - 13, "task-clock/op"))
+		return "ns";
+	if ((n >= 3 && !strcmp(name + n - 3, "GHz")) || (n >= 7 && !strcmp(name + n - 7, "GHz-ref")))
+		return "GHz";
+	return NULL;
+}
+
+/*
+ * About three significant digits, trailing zeros kept, the unit after:
+ * 1.11, 0.890, 1234 ns, 12.3 µs (nanoseconds from 10000 on in µs, not "k ns").
+ */
+static char *num_text(double x, const char *name)
+{
+	const char *unit = fig_unit(name);
+	char buf[PB_NUM_LEN + 8];
+	double div = pb_num_time_scale(x, &unit);
+
+	return strdup(pb_num_sig(x / div, 3, unit, buf, sizeof(buf)));
+}
+
+/*
+ * One line per (label, figure) the baseline also has, where either is not
+ * zero: "1.11 → 0.89", change.
+ */
 static void figures_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr)
 {
 	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group), *cell;
@@ -449,7 +514,7 @@ static void figures_grid(const struct rctx *r, const struct pb_table *t, struct 
 	double v, bv;
 	int i, k;
 
-	grid_col(gr, r->md ? "Label" : "", false);
+	grid_col(gr, r->md ? group_head(r->c) : "", false);
 	grid_col(gr, "Per op", false);
 	grid_col(gr, "base", true);
 	grid_col(gr, "", false);
@@ -462,15 +527,15 @@ static void figures_grid(const struct rctx *r, const struct pb_table *t, struct 
 		for (k = 0; fig_at(cell, k, name, sizeof(name), &v); k++) {
 			char **row;
 
-			if (!fig_find(base, name, &bv) || !(row = grid_row(gr)))
+			if (!fig_find(base, name, &bv) || (bv == 0 && v == 0) ||
+			    !(row = grid_row(gr)))
 				continue;
 			row[0] = strdup(r->c->groups[cell->group]);
 			row[1] = strdup(name);
-			row[2] = num_text(bv);
+			row[2] = num_text(bv, name);
 			row[3] = strdup("→");
-			row[4] = num_text(v);
-			row[5] = bv != 0 ? xprintf("%+.1f%%", (v - bv) / fabs(bv) * 100)
-					 : strdup("—");
+			row[4] = num_text(v, name);
+			row[5] = bv != 0 ? pct_text((v - bv) / fabs(bv) * 100) : strdup("—");
 		}
 	}
 }
@@ -497,20 +562,22 @@ static void print_figures(const struct rctx *r, const struct pb_table *t)
 	grid_free(&gr);
 }
 
-/* Print s; in text form cut to PB_CMP_WIDTH characters, ending in "…". */
+/*
+ * Print s; in text form wrapped at spaces to PB_CMP_WIDTH characters, the
+ * lines after the first indented as s is, plus two.  A word longer than a
+ * line is left whole: a figure is never cut.
+ */
 static void put_line(const struct rctx *r, const char *s)
 {
-	int w = u8width(s);
+	int indent = (int)strspn(s, " ") + 2, room = PB_CMP_WIDTH;
+	const char *brk;
 
-	if (r->md || w <= PB_CMP_WIDTH) {
-		fprintf(r->f, "%s\n", s);
-		return;
+	while (!r->md && (brk = pb_wrap_at(s, room))) {
+		fprintf(r->f, "%.*s\n%*s", (int)(brk - s), s, indent, "");
+		s = brk + strspn(brk, " ");
+		room = PB_CMP_WIDTH - indent;
 	}
-	for (w = 0; *s && (w < PB_CMP_WIDTH - 1 || ((unsigned char)*s & 0xc0) == 0x80); s++) {
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-		fputc(*s, r->f);
-	}
-	fputs("…\n", r->f);
+	fprintf(r->f, "%s\n", s);
 }
 
 static void print_legend(const struct rctx *r, const struct pb_table *t)
@@ -597,7 +664,7 @@ static void csv_field(FILE *f, const char *s, bool last)
 static void csv_num(FILE *f, double x, bool has)
 {
 	if (has && !isnan(x))
-		fprintf(f, "%.6g", x);
+		fprintf(f, "%.10g", x);
 	fputc(',', f);
 }
 

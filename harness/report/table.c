@@ -8,21 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
+#include "lib/util.h"
 #include "report/result.h"
 
 static void print_header(const struct pb_result *r, FILE *f)
 {
 	const struct pb_job *j = r->job;
 	const struct pb_bench *b = j->bench;
-	char keys[256] = "";
+	char keys[256] = "", note[64];
 	size_t n = 0;
 
 	for (int k = 0; b->keys[k].name; k++) {
 		const char *v = pb_job_get(j, b->keys[k].name);
+		bool noted = v && b->key_note && j->opts &&
+			     b->key_note(j->opts, b->keys[k].name, note, sizeof(note));
 
 		if (v && n < sizeof(keys))
-			n += snprintf(keys + n, sizeof(keys) - n, "%s%s=%s",
-				      n ? " " : "", b->keys[k].name, v);
+			n += snprintf(keys + n, sizeof(keys) - n, "%s%s=%s%s%s%s",
+				      n ? " " : "", b->keys[k].name, v, noted ? " (" : "",
+				      noted ? note : "", noted ? ")" : "");
 	}
 	fprintf(f, "\n%s: %s %s (%s, %s is better)\n", j->name, b->name,
 		r->metric.name, r->metric.unit, r->metric.lower_better ? "lower" : "higher");
@@ -47,7 +52,8 @@ static void cpus_text(const struct pb_result *r, char *buf, size_t len)
 
 static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 {
-	char cpus[64], marks[16] = "";
+	char cpus[64], marks[16] = "", b1[PB_NUM_LEN], b2[PB_NUM_LEN];
+	struct pb_numfmt nf;
 	int nm = 0;
 
 	cpus_text(r, cpus, sizeof(cpus));
@@ -59,13 +65,16 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 			fprintf(f, " %s: %s\n", pb_status_name(r->status), r->reason);
 		return;
 	}
+	/* the tests and the mean: the digits the stddev supports */
+	pb_numfmt_pick(&nf, r->summary.mean, r->summary.n > 1 ? r->summary.stddev : NAN);
 	for (int i = 0, shown = 0; shown < reps; i++) {
 		if (i < r->nr_reps && !r->reps[i].in_summary)
 			continue;
 		if (i < r->nr_reps && r->reps[i].stall)
 			fprintf(f, " %9s", "stall");
 		else if (i < r->nr_reps)
-			fprintf(f, " %9.4g", r->reps[i].value);
+			fprintf(f, " %9s", pb_numfmt_str(&nf, r->reps[i].value, NULL, b1,
+							  sizeof(b1)));
 		else
 			fprintf(f, " %9s", "-");
 		shown++;
@@ -76,11 +85,13 @@ static void print_row(const struct pb_result *r, int width, int reps, FILE *f)
 		if (!strstr(marks, m) && r->anomalies.v[i].sev != PB_SEV_INFO)
 			nm += snprintf(marks + nm, sizeof(marks) - nm, "%s", m);
 	}
+	pb_numfmt_str(&nf, r->summary.mean, NULL, b1, sizeof(b1));
+	pb_num_spread(r->summary.n > 1 ? r->summary.stddev : NAN, NULL, b2, sizeof(b2));
 	if (r->status == PB_OK)
-		fprintf(f, " %10.4f %9.4f %s\n", r->summary.mean, r->summary.stddev, marks);
+		fprintf(f, " %10s %9s %s\n", b1, b2, marks);
 	else if (r->status == PB_INTERRUPTED && r->summary.n)
-		fprintf(f, " %10.4f %9.4f %s%sinterrupted (%d finished)\n", r->summary.mean,
-			r->summary.stddev, marks, *marks ? " " : "", r->summary.n);
+		fprintf(f, " %10s %9s %s%sinterrupted (%d finished)\n", b1, b2, marks,
+			*marks ? " " : "", r->summary.n);
 	else
 		fprintf(f, "  %s: %s\n", pb_status_name(r->status), r->reason);
 }
@@ -100,7 +111,7 @@ static const struct pb_figure *figure(const struct pb_figures *f, const char *na
  */
 static void print_pass_cost(const struct pb_result *r, FILE *f)
 {
-	char names[512];
+	char names[512], b1[PB_NUM_LEN + 8], b2[PB_NUM_LEN + 8];
 
 	for (int p = 0; p < r->evl.nr_passes; p++) {
 		double pr, mr;
@@ -110,9 +121,11 @@ static void print_pass_cost(const struct pb_result *r, FILE *f)
 			fprintf(f, "  %-13s counter pass %d (%s): the metric's own repeats\n",
 				r->placement, p, names);
 		else
-			fprintf(f, "  %-13s counter pass %d (%s): %.4g ops/s, %.1f %% %s than "
-				"the metric's repeats (%.4g ops/s)\n", r->placement, p, names, pr,
-				100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster", mr);
+			fprintf(f, "  %-13s counter pass %d (%s): %s, %.1f %% %s than "
+				"the metric's repeats (%s)\n", r->placement, p, names,
+				pb_num_sig(pr, 3, "ops/s", b1, sizeof(b1)),
+				100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster",
+				pb_num_sig(mr, 3, "ops/s", b2, sizeof(b2)));
 	}
 }
 
@@ -125,6 +138,7 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 	struct pb_count acc[PB_MAX_EVENTS];
 	struct pb_figures tot, *g;
 	int ng = r->nr_groups > 8 ? 0 : r->nr_groups;
+	char b[PB_NUM_LEN];
 	double ops;
 
 	if (r->status == PB_SKIPPED || !pb_result_counts(r, -1, -1, acc, &ops))
@@ -143,16 +157,22 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 	}
 	fputc('\n', f);
 	for (int i = 0; i < tot.nr; i++) {
-		fprintf(f, "  %-13s %-22s %12.4g", "", tot.v[i].name, tot.v[i].value);
+		/* the row in one unit: task-clock/op in µs when the total is */
+		const char *unit = tot.v[i].unit;
+		double div = pb_num_time_scale(tot.v[i].value, &unit);
+
+		fprintf(f, "  %-13s %-22s %12s", "", tot.v[i].name,
+			pb_num_sig(tot.v[i].value / div, 4, NULL, b, sizeof(b)));
 		for (int k = 0; k < ng; k++) {
 			const struct pb_figure *x = figure(&g[k], tot.v[i].name);
 
 			if (x)
-				fprintf(f, " %12.4g", x->value);
+				fprintf(f, " %12s", pb_num_sig(x->value / div, 4, NULL, b,
+							       sizeof(b)));
 			else
 				fprintf(f, " %12s", "-");
 		}
-		fprintf(f, " %s\n", tot.v[i].unit);
+		fprintf(f, "%s%s\n", *unit ? " " : "", unit);
 	}
 	free(g);
 }
@@ -199,8 +219,27 @@ static void print_loss(const struct pb_result *r, FILE *f)
 		r->metric.name);
 }
 
+#define TEXT_WIDTH	100	/* the legend's lines, wrapped at spaces */
+
+/* s wrapped to TEXT_WIDTH at spaces, the lines after the first indented by 4. */
+static void put_wrapped(const char *s, FILE *f)
+{
+	int room = TEXT_WIDTH;
+	const char *brk;
+
+	while ((brk = pb_wrap_at(s, room))) {
+		fprintf(f, "%.*s\n    ", (int)(brk - s), s);
+		s = brk + strspn(brk, " ");
+		room = TEXT_WIDTH - 4;
+	}
+	fprintf(f, "%s\n", s);
+}
+
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 {
+	char line[sizeof(((struct pb_anomaly *)0)->message) +
+		  sizeof(((struct pb_anomaly *)0)->advice) + 128];
+
 	for (int i = from; i < to; i++) {
 		const struct pb_result *r = &run->results[i];
 
@@ -209,9 +248,10 @@ static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 
 			if (a->sev == PB_SEV_INFO)
 				continue;
-			fprintf(f, "  %s %s [%s] %s: %s%s%s\n", pb_anomaly_mark(a->kind),
-				r->placement, pb_sev_name(a->sev), a->kind, a->message,
-				*a->advice ? " -- " : "", a->advice);
+			snprintf(line, sizeof(line), "  %s %s [%s] %s: %s%s%s",
+				 pb_anomaly_mark(a->kind), r->placement, pb_sev_name(a->sev),
+				 a->kind, a->message, *a->advice ? " -- " : "", a->advice);
+			put_wrapped(line, f);
 		}
 	}
 }
@@ -269,7 +309,9 @@ static void print_sweep(const struct pb_run *run, int from, int to, const char *
 			FILE *f)
 {
 	const struct pb_result *first = &run->results[from];
+	char b1[PB_NUM_LEN], b2[PB_NUM_LEN], b3[PB_NUM_LEN];
 	double base = 0, base_n = 0;
+	struct pb_numfmt nf;
 
 	fprintf(f, "\n%.*s: %s (%s) by %s, efficiency against linear: ops(N) / (N x ops(1))\n",
 		sweep_split(first->job->name, (char[64]){ 0 }, 64), first->job->name,
@@ -292,8 +334,12 @@ static void print_sweep(const struct pb_run *run, int from, int to, const char *
 		}
 		if (!pb_instance_rates(r, &mn, &mx))
 			mn = mx = NAN;
-		fprintf(f, "%-13s %8s %14.4g %14.4g %14.4g %10.1f%%\n", r->placement, v,
-			r->summary.mean, mn, mx, 100 * r->summary.mean / (n / base_n * base));
+		pb_numfmt_pick(&nf, r->summary.mean, r->summary.n > 1 ? r->summary.stddev : NAN);
+		fprintf(f, "%-13s %8s %14s %14s %14s %10.1f%%\n", r->placement, v,
+			pb_numfmt_str(&nf, r->summary.mean, NULL, b1, sizeof(b1)),
+			pb_numfmt_str(&nf, mn, NULL, b2, sizeof(b2)),
+			pb_numfmt_str(&nf, mx, NULL, b3, sizeof(b3)),
+			100 * r->summary.mean / (n / base_n * base));
 	}
 }
 
@@ -402,6 +448,8 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 	qsort(first, (size_t)nf, sizeof(*first), cell_order);
 	for (int i = 0; i < nf; i++) {
 		const struct pb_result *r = first[i];
+		char b1[PB_NUM_LEN], b2[PB_NUM_LEN], b3[PB_NUM_LEN];
+		struct pb_numfmt nf;
 		struct pb_summary s;
 		int n = 0, of = 0;
 
@@ -420,9 +468,12 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 			fprintf(f, " %12s\n", "-");
 			continue;
 		}
-		fprintf(f, " %12.6g %7.2f%%", s.mean, 100 * s.cv);
+		pb_numfmt_pick(&nf, s.mean, n > 1 ? s.stddev : NAN);
+		fprintf(f, " %12s %7.2f%%", pb_numfmt_str(&nf, s.mean, NULL, b1, sizeof(b1)),
+			100 * s.cv);
 		if (n > 1)
-			fprintf(f, "  [%.6g, %.6g] %s\n", s.ci_lo, s.ci_hi, r->metric.unit);
+			fprintf(f, "  [%s, %s] %s\n", pb_numfmt_str(&nf, s.ci_lo, NULL, b2, sizeof(b2)),
+				pb_numfmt_str(&nf, s.ci_hi, NULL, b3, sizeof(b3)), r->metric.unit);
 		else
 			fprintf(f, "  - (one round)\n");
 	}

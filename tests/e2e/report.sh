@@ -36,7 +36,7 @@ check "report.txt: the command lines to reproduce each side" \
 check "report.md: verdict, tables (compare's), reproduce" sh -c "
 	grep -q '^# pinbench: 6.2 against 6.1' '$T/r/report.md' &&
 	grep -q '^## Verdict' '$T/r/report.md' && grep -q '^- \*\*pingpong\*\* rtt: ' '$T/r/report.md' &&
-	grep -q '^## Tables' '$T/r/report.md' && grep -q '^| Kernel | Run 1 | Run 2 | Run 3 |' '$T/r/report.md' &&
+	grep -q '^## Tables' '$T/r/report.md' && grep -q '^| Label | Run 1 | Run 2 | Run 3 |' '$T/r/report.md' &&
 	grep -q '^## Reproduce' '$T/r/report.md'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the plot as PNG and SVG beside it, linked from report.md" sh -c "

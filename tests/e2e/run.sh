@@ -120,11 +120,36 @@ $PB run --dry-run --topology "pack:2 core:4 pu:2" configs/pipe.ini >"$T/plan.out
 ok $([ $? = 0 ] && grep -q "diff-socket" "$T/plan.out" && ! grep -q "diff-socket  *skipped" "$T/plan.out" && echo 0 || echo 1) \
 	"--dry-run plans on a synthetic topology: diff-socket resolves"
 
+# --dry-run: the planned wall time, warm-up + repeats x duration per pass + the per-job overhead
+$PB bench pipe cpus=$C0,$C0 --repeats 2 --duration 1 --warmup 0.5 --dry-run >"$T/plan2.out" 2>&1
+check "--dry-run: planned wall time, 0.5 + 2 x 1 x (timing + 1 counter pass) + 0.7 s" \
+	grep -q "^planned wall time: 5 s (1 job run: " "$T/plan2.out"
+$PB run --dry-run configs/quick.ini configs/pipe.ini >"$T/plan3.out" 2>&1
+check "--dry-run of two job files: each one's planned time and their total" sh -c \
+	"[ \$(grep -c '^planned wall time: ' '$T/plan3.out') = 2 ] && grep -q '^planned wall time of the 2 job files: ' '$T/plan3.out'"
+
+# the progress line (on a terminal only): which repeat of which pass, the time left
+if command -v script >/dev/null 2>&1; then
+	script -qec "$PB bench pipe cpus=$C0,$C0 --repeats 2 --duration 0.2 --warmup 0 -o $T/prog" \
+		"$T/prog.tty" >/dev/null 2>&1
+	tr '\r' '\n' <"$T/prog.tty" >"$T/prog.lines"
+	check "progress line: repeat k of N, then counter pass 1 of 1, and the time left" sh -c \
+		"grep -aq 'job 1 of 1: pipe cpus: repeat 2 of 2; about [0-9]* s left' '$T/prog.lines' && grep -aq 'counter pass 1 of 1, repeat 1 of 2; about' '$T/prog.lines'"
+else
+	skip "progress line: no script(1) to give pinbench a terminal"
+fi
+
 # options anywhere on the line; JSON on stdout
 $PB bench pipe cpus=$C0,$C1 --format json -q --duration 0.2 --repeats 2 --warmup 0 -o "$T/adhoc" >"$T/adhoc.json" 2>"$T/adhoc.err"
 ok $? "bench pipe cpus=$C0,$C1 --format json -q: options after arguments"
 check "stdout is the result JSON, cpus= honoured" pyjson "$T/adhoc.json" \
 	"d['jobs'][0]['placement'] == 'cpus' and [c['planned'] for c in d['jobs'][0]['cpus']] == [$C0, $C1] and d['jobs'][0]['status'] == 'ok'"
+check "--format json -q: no results line on stderr" sh -c "! grep -q '^results: ' '$T/adhoc.err'"
+
+# -q alone: nothing at all on stdout, the file still saved
+$PB bench pipe cpus=$C0,$C1 events=none -q --duration 0.1 --repeats 1 --warmup 0 -o "$T/quiet" >"$T/quiet.out" 2>"$T/quiet.err"
+ok $([ $? = 0 ] && [ ! -s "$T/quiet.out" ] && ! grep -q '^results: ' "$T/quiet.err" && [ -n "$(find "$T/quiet" -name '*.json')" ] && echo 0 || echo 1) \
+	"-q: nothing on stdout, no results line, the result file saved" "$T/quiet.out"
 
 # both roles on one CPU: at least two switches per round trip there
 $PB bench pipe counters=cpu cpus=$C0,$C0 --repeats 2 --duration 0.2 --warmup 0.1 -q --format json -o "$T/cpu" >"$T/cpu.json" 2>"$T/err"

@@ -169,9 +169,10 @@ rc=$?
 ok $([ $rc = 1 ] && [ -z "$(find "$T/early" -name '*.json' 2>/dev/null)" ] && echo 0 || echo 1) \
 	"SIGINT at 0.05 s: exit 1, no result file with no job in it (got $rc)" "$T/early.out"
 
-# ---- concurrent runs: a file each, none overwritten
+# ---- concurrent runs: a file each, none overwritten (no -q: each says its "results:" path)
 for i in 1 2 3 4; do
-	PINBENCH_LOCK_DIR=$T/locks-$i $PB bench pipe $ONE -o "$T/conc" >"$T/conc$i.out" 2>&1 &
+	PINBENCH_LOCK_DIR=$T/locks-$i $PB bench pipe --repeats 1 --duration 0.1 --warmup 0 \
+		--placement same-cpu -o "$T/conc" >"$T/conc$i.out" 2>&1 &
 done
 wait
 paths=$(cat "$T"/conc*.out | sed -n 's/^results: //p' | sort -u)

@@ -67,7 +67,7 @@ placement=same-cpu
 bench=epoll_ctl
 threads=1,2
 EOF
-"$PB" run -q --label a -o "$T/out" "$T/jobs.ini" >"$T/run.out" 2>"$T/why"
+"$PB" run --label a -o "$T/out" "$T/jobs.ini" >"$T/run.out" 2>"$T/why"
 rc=$?
 a=$(result_of "$T/run.out")
 [ -f "$a" ]
@@ -93,7 +93,7 @@ w = [j for j in ok if j["bench"] == "epoll_ctl" and j["params"].get("threads") =
 assert not w or "per_instance" in w[0], "epoll_ctl threads=2: no per_instance"
 PY
 sed '/^\[epoll\]/,$d' "$T/jobs.ini" >"$T/jobs-b.ini"
-"$PB" run -q --label b --set duration=0.1 --placement same-cpu -o "$T/out" "$T/jobs-b.ini" \
+"$PB" run --label b --set duration=0.1 --placement same-cpu -o "$T/out" "$T/jobs-b.ini" \
 	>"$T/run.out" 2>"$T/why"
 b=$(result_of "$T/run.out")
 [ -f "$b" ]

@@ -2,7 +2,7 @@
 /*
  * test_util.c - the small helpers: run labels (what --label accepts; every
  * kernel release format uname -r gives must pass, since it is the default)
- * and pb_open_regular (only regular files, never blocking).
+ * pb_open_regular (only regular files, never blocking) and pb_wrap_at.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -125,12 +125,33 @@ static void test_open_regular(void **state)
 	rmdir(dir);
 }
 
+/* Lines end at spaces, within room; a word longer than a line is kept whole. */
+static void test_wrap_at(void **state)
+{
+	const char *s = "other tasks ran 43.9 % of the time (0.527 s of 1.200 s)";
+	const char *b;
+
+	(void)state;
+	assert_null(pb_wrap_at(s, 100));
+	assert_null(pb_wrap_at("", 10));
+	b = pb_wrap_at(s, 40);
+	assert_non_null(b);
+	assert_int_equal(b - s, 34);	/* "... 43.9 % of the time" fits, "(0.527" does not */
+	assert_int_equal(*b, ' ');
+	b = pb_wrap_at("µµµµ µµ", 5);	/* code points, not bytes */
+	assert_non_null(b);
+	assert_string_equal(b, " µµ");
+	b = pb_wrap_at("averyveryverylongword and more", 5);
+	assert_string_equal(b, " and more");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_label_releases),
 		cmocka_unit_test(test_label_refused),
 		cmocka_unit_test(test_open_regular),
+		cmocka_unit_test(test_wrap_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -852,6 +852,81 @@ static void test_text_width(void **state)
 	free(out);
 }
 
+/* Set figures and an anomaly in every job of a generated file. */
+static void doctor_file(const char *name, double task_clock, const char *message)
+{
+	char path[512];
+	json_t *root, *job;
+	size_t i;
+
+	path_in(path, sizeof(path), name);
+	root = json_load_file(path, 0, NULL);
+	assert_non_null(root);
+	json_array_foreach(json_object_get(root, "jobs"), i, job) {
+		json_t *tot = json_object_get(json_object_get(job, "derived"), "total");
+
+		if (tot) {
+			json_object_set_new(tot, "cpu-migrations/op", json_real(0));
+			json_object_set_new(tot, "task-clock/op", json_real(task_clock));
+		}
+		if (message)
+			json_array_append_new(json_object_get(job, "anomalies"),
+					      json_pack("{s:s, s:s, s:s}", "kind", "cpu-steal",
+							"severity", "warn", "message", message));
+	}
+	assert_int_equal(json_dump_file(root, path, JSON_INDENT(1)), 0);
+	json_decref(root);
+}
+
+/*
+ * The first column named after the grouping; per-op rows only where a
+ * figure is not zero, task-clock/op with its unit; anomaly lines wrapped
+ * at a space, never cut mid-figure.
+ */
+static void test_text_forms(void **state)
+{
+	static const char msg[] = "stolen time: 0.121 s of 0.500 s in the repeats (24.2 %), "
+		"above the 1 % a quiet guest shows; the host ran other guests' work meanwhile";
+	char dir[512], *out, *line, *save;
+	struct gen_spec s;
+	bool whole = false;
+
+	(void)state;
+	path_in(dir, sizeof(dir), "forms");
+	mkdir(dir, 0755);
+	gen_defaults(&s);
+	s.derived = true;
+	s.label = "a";
+	s.kernel = "6.1";
+	gen(&s, "forms/a.json");
+	doctor_file("forms/a.json", 12345.6, NULL);
+	s.label = "b";
+	s.kernel = "6.2";
+	s.seed = 5;
+	gen(&s, "forms/b.json");
+	doctor_file("forms/b.json", 12000, msg);
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", dir), 0);
+	assert_non_null(strstr(out, "\nLabel "));
+	assert_null(strstr(out, "\nKernel "));
+	assert_null(strstr(out, "cpu-migrations"));
+	assert_non_null(strstr(out, "total task-clock/op           12.3 µs  →  12.0 µs   -2.8%"));
+	assert_null(strstr(out, "…"));
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p;
+		int w = 0;
+
+		for (p = line; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		assert_true(w <= PB_CMP_WIDTH);
+		whole |= strstr(line, "0.121 s of 0.500 s") != NULL;
+	}
+	assert_true(whole);
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--group-by", "kernel", dir), 0);
+	assert_non_null(strstr(out, "\nKernel "));
+	free(out);
+}
+
 /* ---- plot ---- */
 
 static bool have_gnuplot(void)
@@ -1227,6 +1302,7 @@ int main(void)
 		cmocka_unit_test(test_runs_trust),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_text_width),
+		cmocka_unit_test(test_text_forms),
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_no_gnuplot),
 		cmocka_unit_test(test_plot_golden),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_result.c - result JSON written atomically and read back.
+ * test_result.c - result JSON written atomically and read back; the run's
+ * text tables (the header's effective keys, the digits the spread supports,
+ * per-op figures in one unit per row, the between-rounds table).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -268,6 +270,120 @@ static void test_mkdirs(void **state)
 	assert_int_equal(pb_mkdirs(path), 0);	/* exists: fine */
 }
 
+/* ---- the text tables (table.c) ---- */
+
+static char *print(const struct pb_run *run, void (*fn)(const struct pb_run *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	fn(run, m);
+	fclose(m);
+	return buf;
+}
+
+static void has_text(const char *out, const char *want)
+{
+	if (!strstr(out, want))
+		fail_msg("'%s' not in:\n%s", want, out);
+}
+
+static void test_table_header_size(void **state)
+{
+	struct fixture *f = *state;
+	char *out = print(&f->run, pb_run_print_text);
+
+	has_text(out, "pattern=pingpong size=0 (4 B); 3 x ");
+	free(out);
+}
+
+/* mean 5.15 with stddev 0.95: 5.2 and 0.95, the tests to the same digit */
+static void test_table_row_digits(void **state)
+{
+	static const double vals[] = { 5.15, 6.1, 4.2 };
+	struct fixture *f = *state;
+	char *out;
+
+	for (int i = 0; i < 3; i++)
+		f->r.reps[i].value = vals[i];
+	pb_summarize(vals, 3, false, &f->r.summary);
+	out = print(&f->run, pb_run_print_text);
+
+	has_text(out, "same-socket   0,1        5.2       6.1       4.2        5.2      0.95");
+	assert_null(strstr(out, "5.1500"));
+	free(out);
+}
+
+/* task-clock/op of 25000 ns in the total: the row in µs, no "k ns" */
+static void test_table_per_op_unit(void **state)
+{
+	struct fixture *f = *state;
+	char *out;
+
+	/* task-clock 12.5 ms per role over 1000 ops: 12.5 µs/op each */
+	for (int i = 3; i < 5; i++)
+		for (int k = 0; k < 2 * f->r.evl.nr; k++)
+			f->r.reps[i].counts[k] = (struct pb_count){ k % 2 ? 1000 : 12500000,
+								    100, 100, PB_CNT_OK };
+	out = print(&f->run, pb_run_print_text);
+
+	has_text(out, "task-clock/op                 25.00        12.50        12.50 µs");
+	has_text(out, "context-switches/op           2.000        1.000        1.000\n");
+	assert_null(strstr(out, "k ns"));
+	free(out);
+}
+
+/* The legend's lines wrapped at spaces to 100 characters, never inside a figure. */
+static void test_table_legend_wrapped(void **state)
+{
+	struct fixture *f = *state;
+	char *out, *line, *save;
+	bool wrapped = false;
+
+	pb_anomaly_add(&f->r.anomalies, "noisy-neighbor", PB_SEV_ERROR,
+		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
+		       "other tasks ran 43.9 %% of the job's 1 CPUs' time in its metric windows "
+		       "(0.527 s of 1.200 s; most: make (pid 6339) 0.286 s)");
+	out = print(&f->run, pb_run_print_text);
+	has_text(out, "\n  N same-socket [error] noisy-neighbor: other tasks ran 43.9 % ");
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int w = 0;
+
+		for (const char *p = line; *p; p++)
+			w += ((unsigned char)*p & 0xc0) != 0x80;
+		if (strstr(line, "counter pass"))
+			continue;	/* the wrapping is the legend's */
+		assert_true(w <= 100);
+		wrapped |= !strncmp(line, "    ", 4) && strstr(line, "1.200") != NULL;
+	}
+	assert_true(wrapped);
+	free(out);
+}
+
+/* Rounds: each round's mean a value; the mean and interval to the spread's digit. */
+static void test_table_rounds_digits(void **state)
+{
+	struct fixture *f = *state;
+	struct pb_result rs[3];
+	struct pb_run run = f->run;
+	char *out;
+
+	for (int i = 0; i < 3; i++) {
+		rs[i] = f->r;
+		rs[i].summary.mean = 1362224.866 + (i - 1) * 84373.6471;
+		rs[i].summary.n = 3;
+	}
+	run.results = rs;
+	run.nr = 3;
+	run.rounds = 3;
+	out = print(&run, pb_run_print_rounds);
+	has_text(out, "same-socket     3/3        1.36 M");
+	has_text(out, "[1.15 M, 1.57 M] µs");
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +394,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_error_is_real, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_header_size, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_row_digits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_per_op_unit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_rounds_digits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_legend_wrapped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
