@@ -41,7 +41,7 @@ struct vtok {
 };
 
 
-const char *const pb_cmp_group_names[] = { "label", "kernel", "host", "peer" };
+const char *const pb_cmp_group_names[] = { "label", "kernel", "host", "peer", "class" };
 static bool is_pre_word(const char *s, int len)
 {
 	static const char *const pre[] = { "alpha", "beta", "dev", "pre", "rc" };
@@ -546,10 +546,25 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	return add_figures(cell, job, w);
 }
 
-static const char *group_key(json_t *root, enum pb_cmp_group by)
+void pb_cmp_class_of(json_t *root, char *buf, size_t len)
+{
+	json_t *fp = pb_cmp_env_of(root);
+	const char *model = json_string_value(json_object_get(fp, "cpu_model"));
+	const char *topo = json_string_value(json_object_get(fp, "topology"));
+
+	snprintf(buf, len, "%s; %s", model ? model : "unknown CPU",
+		 topo && topo[0] ? topo : "unknown topology");
+	json_decref(fp);
+}
+
+static const char *group_key(json_t *root, enum pb_cmp_group by, char *buf, size_t len)
 {
 	json_t *host = json_object_get(root, "host");
 
+	if (by == PB_GROUP_CLASS) {
+		pb_cmp_class_of(root, buf, len);
+		return buf;
+	}
 	if (by == PB_GROUP_KERNEL)
 		return jstr(host, "kernel", "unknown");
 	if (by == PB_GROUP_HOST)
@@ -703,7 +718,7 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 {
 	json_error_t je;
 	json_t *root, *job;
-	char why[160];
+	char why[160], key[512];
 	int fd, group, rc = 0;
 	struct stat st;
 	size_t i;
@@ -729,7 +744,15 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 		return 1;
 	}
 	rc = 0;
-	group = add_group(c, c->force_group ? c->force_group : group_key(root, c->by));
+	if (c->only_class) {
+		pb_cmp_class_of(root, key, sizeof(key));
+		if (strcmp(key, c->only_class)) {
+			json_decref(root);
+			return 0;
+		}
+	}
+	group = add_group(c, c->force_group ? c->force_group :
+			  group_key(root, c->by, key, sizeof(key)));
 	if (group >= 0) {
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);

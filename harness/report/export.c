@@ -47,23 +47,6 @@ int pb_exp_format_parse(const char *s)
 	return -1;
 }
 
-/* "+5.2 % [+3.1, +7.3], q=0.003" */
-static void change_words(const struct xctx *x, const struct pb_eval *e, char *buf, size_t len)
-{
-	const char *k = x->o->no_correction ? "p" : "q";
-	size_t off;
-
-	off = (size_t)snprintf(buf, len, "%+.2f %%", e->change);
-	if (off < len && !isnan(e->ci_lo) && isinf(e->ci_hi))
-		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, +inf]", e->ci_lo);
-	else if (off < len && !isnan(e->ci_lo))
-		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, %+.2f]", e->ci_lo,
-					e->ci_hi);
-	if (off < len && !isnan(e->p_adj))
-		snprintf(buf + off, len - off, e->p_adj < 0.001 ? ", %s < 0.001" : ", %s=%.3f",
-			 k, e->p_adj);
-}
-
 static struct xcase *add_case(struct xctx *x, const struct pb_table *t,
 			      const struct pb_cell *cell)
 {
@@ -103,7 +86,7 @@ static void judge(struct xctx *x, struct xcase *k)
 	}
 	k->value = true;
 	if (k->e.has_base && !isnan(k->e.change)) {
-		change_words(x, &k->e, ch, sizeof(ch));
+		pb_cmp_change_words(&k->e, o->no_correction, ch, sizeof(ch));
 		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s", k->e.verdict, ch,
 			 o->base_name ? o->base_name : "the baseline");
 	}
