@@ -27,6 +27,19 @@ if [ "${1:-}" = --check ]; then
 		echo "pinbench: the lab-format tests will skip without:$tmissing" \
 			"(as root: apt-get install -y$tmissing)" >&2
 	fi
+	# LAVA's lava-test-case and lava-test-shell for tests/e2e/lava.sh: the whole
+	# lava-dispatcher package pulls in hundreds of packages, so only its .deb is
+	# kept, in $LAVA_DEB_DIR (the test unpacks it; as a user it downloads it).
+	LAVA_DEB_DIR=/var/cache/pinbench
+	if [ "$(id -u)" = 0 ] && ! ls "$LAVA_DEB_DIR"/lava-dispatcher_*.deb >/dev/null 2>&1 &&
+	   [ ! -f /usr/lib/python3/dist-packages/lava_dispatcher/lava_test_shell/lava-test-case ]; then
+		mkdir -p "$LAVA_DEB_DIR" && (cd "$LAVA_DEB_DIR" &&
+			{ apt-get download lava-dispatcher >/dev/null 2>&1 ||
+			  { apt-get update -qq >/dev/null 2>&1 &&
+			    apt-get download lava-dispatcher >/dev/null 2>&1; }; }) ||
+			echo "pinbench: could not download lava-dispatcher: tests/e2e/lava.sh" \
+				"will skip its run" >&2
+	fi
 fi
 missing=$(missing_of $PKGS)
 [ -z "$missing" ] && exit 0

@@ -72,8 +72,14 @@ PY
 # ---- LAVA's helper scripts, from Debian's lava-dispatcher package ----
 ltsh=/usr/lib/python3/dist-packages/lava_dispatcher/lava_test_shell
 if [ ! -f "$ltsh/lava-test-case" ]; then
-	(cd "$T" && apt-get download lava-dispatcher >"$T/dl" 2>&1 &&
-		dpkg-deb -x lava-dispatcher_*.deb "$T/deb") >>"$T/dl" 2>&1
+	# the .deb make check kept (tests/deps.sh --check), or one downloaded now
+	: >"$T/dl"
+	deb=$(ls /var/cache/pinbench/lava-dispatcher_*.deb 2>/dev/null | tail -n 1)
+	if [ -z "$deb" ]; then
+		(cd "$T" && apt-get download lava-dispatcher) >"$T/dl" 2>&1
+		deb=$(ls "$T"/lava-dispatcher_*.deb 2>/dev/null | tail -n 1)
+	fi
+	[ -n "$deb" ] && dpkg-deb -x "$deb" "$T/deb" >>"$T/dl" 2>&1
 	ltsh=$T/deb$ltsh
 fi
 if [ ! -f "$ltsh/lava-test-case" ]; then
