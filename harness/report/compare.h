@@ -113,6 +113,8 @@ struct pb_cmp {
 	int		nr_skipped;
 	json_t		**envs;		/* [nr_groups]: pb_cmp_env_add() */
 	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
+	json_t		**run_errors;	/* [nr_groups]: run-wide anomalies of severity error,
+					 * one per kind (the first file's) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */
 };

@@ -152,6 +152,11 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->cmds = ne;
 	c->cmds[c->nr_groups] = json_array();
+	ne = realloc(c->run_errors, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->run_errors = ne;
+	c->run_errors[c->nr_groups] = json_array();
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -694,6 +699,24 @@ static void add_cmdline(json_t *cmds, json_t *root)
 	json_array_append(cmds, s);
 }
 
+/* The file's run-wide anomalies of severity error, once per kind in the group. */
+static void add_run_errors(json_t *errs, json_t *root)
+{
+	json_t *a, *b;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(root, "anomalies"), i, a) {
+		bool seen = false;
+
+		if (strcmp(jstr(a, "severity", ""), "error"))
+			continue;
+		json_array_foreach(errs, k, b)
+			seen |= !strcmp(jstr(a, "kind", ""), jstr(b, "kind", ""));
+		if (!seen)
+			json_array_append(errs, a);
+	}
+}
+
 /* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
 static int skip_file(struct pb_cmp *c, char *err, size_t len)
 {
@@ -756,6 +779,7 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 	if (group >= 0) {
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);
+		add_run_errors(c->run_errors[group], root);
 	}
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
@@ -908,9 +932,12 @@ void pb_cmp_free(struct pb_cmp *c)
 		json_decref(c->envs[i]);
 		if (c->cmds)
 			json_decref(c->cmds[i]);
+		if (c->run_errors)
+			json_decref(c->run_errors[i]);
 	}
 	free(c->envs);
 	free(c->cmds);
+	free(c->run_errors);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);

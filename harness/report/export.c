@@ -35,7 +35,11 @@ struct xctx {
 	FILE			*f;
 	struct xcase		*v;
 	int			n, cap;
+	struct pb_mark		*run;		/* the run-wide anomalies of severity error */
 };
+
+/* Where run-wide anomalies (environment checks, the observer effect) are filed. */
+static const struct pb_table run_table = { .job = "pinbench-run", .placement = "environment" };
 
 int pb_exp_format_parse(const char *s)
 {
@@ -100,6 +104,43 @@ static void judge(struct xctx *x, struct xcase *k)
 	}
 }
 
+/* The error case of mark a (of a cell, or run-wide). */
+static int error_case(struct xctx *x, const struct pb_table *t, const struct pb_cell *cell,
+		      const struct pb_mark *a)
+{
+	struct xcase *k = add_case(x, t, cell);
+
+	if (!k)
+		return -1;
+	k->mark = a;
+	k->result = "fail";
+	k->kind = "anomaly";
+	snprintf(k->msg, sizeof(k->msg), "%s: %s", a->kind, a->message);
+	return 0;
+}
+
+static int collect_run(struct xctx *x)
+{
+	json_t *errs = x->c->run_errors ? x->c->run_errors[x->o->cur] : NULL, *a;
+	size_t i;
+
+	x->run = calloc(json_array_size(errs) + 1, sizeof(*x->run));
+	if (!x->run)
+		return -1;
+	json_array_foreach(errs, i, a) {
+		struct pb_mark *m = &x->run[i];
+
+		snprintf(m->kind, sizeof(m->kind), "%s",
+			 json_string_value(json_object_get(a, "kind")) ?: "unknown");
+		snprintf(m->severity, sizeof(m->severity), "error");
+		snprintf(m->message, sizeof(m->message), "%s",
+			 json_string_value(json_object_get(a, "message")) ?: "");
+		if (error_case(x, &run_table, NULL, m))
+			return -1;
+	}
+	return 0;
+}
+
 static int collect(struct xctx *x)
 {
 	for (int i = 0; i < x->c->nr_tables; i++) {
@@ -112,20 +153,12 @@ static int collect(struct xctx *x)
 		if (!(k = add_case(x, t, cell)))
 			return -1;
 		judge(x, k);
-		for (int m = 0; m < cell->nr_marks; m++) {
-			const struct pb_mark *a = &cell->marks[m];
-
-			if (strcmp(a->severity, "error"))
-				continue;
-			if (!(k = add_case(x, t, cell)))
+		for (int m = 0; m < cell->nr_marks; m++)
+			if (!strcmp(cell->marks[m].severity, "error") &&
+			    error_case(x, t, cell, &cell->marks[m]))
 				return -1;
-			k->mark = a;
-			k->result = "fail";
-			k->kind = "anomaly";
-			snprintf(k->msg, sizeof(k->msg), "%s: %s", a->kind, a->message);
-		}
 	}
-	return 0;
+	return collect_run(x);
 }
 
 /* ---- LAVA ---- */
@@ -433,6 +466,7 @@ int pb_export(struct pb_cmp *c, const struct pb_exp_opts *o, FILE *out,
 		pb_cmp_adjust(c, o->base, !o->no_correction);
 	if (collect(&x)) {
 		free(x.v);
+		free(x.run);
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
@@ -448,6 +482,7 @@ int pb_export(struct pb_cmp *c, const struct pb_exp_opts *o, FILE *out,
 	else
 		write_lava(&x);
 	free(x.v);
+	free(x.run);
 	if (rc)
 		snprintf(err, len, "out of memory");
 	return rc;

@@ -39,7 +39,8 @@ struct pb_exp_counts {
  * not be offered; fail when the job failed or was interrupted, or when a
  * baseline is given and compare finds a significant regression against
  * it), its mean and unit as the measurement; per anomaly of severity error
- * one more, failed, case.  With a baseline LAVA gets a NAME.change case
+ * one more, failed, case, and per run-wide one (c->run_errors) a failed
+ * "pinbench-run" / "environment" / KIND case.  With a baseline LAVA gets a NAME.change case
  * more (the change in %), KTAP and JUnit the change and its interval in
  * the message and properties.  Runs pb_cmp_adjust().  0, or -1 with err
  * set (out of memory).

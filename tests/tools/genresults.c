@@ -41,6 +41,7 @@ struct gen_spec {
 	const char	*fail;		/* "JOB:PLACEMENT" reported failed */
 	const char	*cpu_model;	/* NULL: "generated" */
 	const char	*topology;	/* "PACKAGES:CORES:PUS", or NULL: none recorded */
+	const char	*run_error;	/* a run-wide anomaly of severity error: its kind */
 	bool		derived;	/* write the "derived" per-op object */
 	bool		latency;	/* add a latency job (udp-rr) */
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
@@ -252,6 +253,12 @@ static json_t *gen_result(const struct gen_spec *s)
 			 "nominal_mhz",
 			 "started", "2026-01-01T00:00:00Z", "label", s->label,
 			 "config", s->config ? s->config : "configs/gen.ini", "cmdline", "genresults", "jobs", jobs);
+	if (root)
+		json_object_set_new(root, "anomalies", json_array());
+	if (root && s->run_error)
+		json_array_append_new(json_object_get(root, "anomalies"),
+				      json_pack("{s:s, s:s, s:s}", "kind", s->run_error,
+						"severity", "error", "message", "injected run-wide"));
 	if (root && s->topology) {
 		int pk = 0, co = 0, pu = 0;
 
@@ -306,7 +313,7 @@ static const char gen_usage[] =
 	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
-	"       [--topology PACKAGES:CORES:PUS]\n";
+	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -337,6 +344,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'B': s->fail = a; break;
 	case 'M': s->cpu_model = a; break;
 	case 'T': s->topology = a; break;
+	case 'R': s->run_error = a; break;
 	default: return -1;
 	}
 	return 0;
@@ -353,6 +361,7 @@ int main(int argc, char **argv)
 		{ "latency", 0, NULL, 'L' }, { "sweep", 0, NULL, 'W' }, { "schema", 1, NULL, 'X' },
 		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
+		{ "run-error", 1, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;

@@ -181,6 +181,19 @@ static void test_skip_fail_anomaly(void **state)
 	assert_non_null(strstr(out, "name=\"same-core/counter-multiplexed\">\n"
 			       "      <failure type=\"anomaly\""));
 	free(out);
+	/* a run-wide error: a case of its own */
+	s.run_error = "env-governor";
+	p = gen_file(&s, "sfa-run.json");
+	out = export(p, NULL, PB_EXP_KTAP, &n);
+	assert_int_equal(n.fail, 3);
+	assert_non_null(strstr(out, "not ok 6 pinbench-run/environment/env-governor # "
+			       "env-governor: injected run-wide\n"));
+	free(out);
+	out = export(p, NULL, PB_EXP_LAVA, &n);
+	assert_non_null(strstr(out, "lava-test-case pinbench-run.environment.env-governor "
+			       "--result fail\n"));
+	free(out);
+	s.run_error = NULL;
 	/* a warning is a mark, not a case */
 	s.severity = "warn";
 	p = gen_file(&s, "sfa-warn.json");
