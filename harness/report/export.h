@@ -40,9 +40,9 @@ struct pb_exp_counts {
  * baseline is given and compare finds a significant regression against
  * it), its mean and unit as the measurement; per anomaly of severity error
  * one more, failed, case, and per run-wide one (c->run_errors) a failed
- * "pinbench-run" / "environment" / KIND case.  With a baseline LAVA gets a NAME.change case
- * more (the change in %), KTAP and JUnit the change and its interval in
- * the message and properties.  Runs pb_cmp_adjust().  0, or -1 with err
+ * "pinbench-run" / "environment" / KIND case.  With a baseline LAVA gets
+ * a NAME.change case more (the change in %), KTAP and JUnit the change and
+ * its interval in the message and properties.  Runs pb_cmp_adjust().  0, or -1 with err
  * set (out of memory).
  */
 int pb_export(struct pb_cmp *c, const struct pb_exp_opts *o, FILE *out,
