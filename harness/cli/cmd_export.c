@@ -130,6 +130,27 @@ static int emit(struct pb_cmp *c, const struct export_opts *e)
 	return rc ? 2 : 0;
 }
 
+/*
+ * Results of several labels are pooled into one set of cases: said, since
+ * a lab exports one run (or one label's folder) at a time.
+ */
+static void warn_labels(char **paths, int n)
+{
+	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	char err[512], list[256] = "";
+	size_t off = 0;
+
+	if (!pb_cmp_load_all(&c, paths, n, err, sizeof(err)) && c.nr_groups > 1) {
+		for (int i = 0; i < c.nr_groups && off < sizeof(list); i++)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+						i ? ", " : "", c.groups[i]);
+		fprintf(stderr, "pinbench export: warning: the results hold %d labels (%s), "
+			"pooled as one: export one label's results at a time\n", c.nr_groups,
+			list);
+	}
+	pb_cmp_free(&c);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_opts e = { .x = { .min_change = PB_CMP_MIN_CHG, .base = -1 } };
@@ -142,6 +163,8 @@ int cmd_export(int argc, char **argv)
 		return pb_opts_exit(rc);
 	c.force_group = "results";
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "export");
+	if (!rc)
+		warn_labels(argv + optind, argc - optind);
 	if (!rc && e.baseline) {
 		c.force_group = "baseline";
 		rc = pb_cli_load(&c, (char **)&e.baseline, 1, "export");

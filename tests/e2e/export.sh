@@ -97,6 +97,13 @@ grep -v '^#' "$T/cmds" | grep -qv '^lava-test-case [a-z.-]* --result \(pass\|fai
 [ $? = 1 ] && grep -q '^# pingpong.same-core: no SMT siblings$' "$T/cmds"
 ok $? "export --format lava: lava-test-case lines, reasons as comments" "$T/cmds"
 
+"$PB" export --format ktap "$T/base.json" "$T/new.json" >/dev/null 2>"$T/err"
+[ $? = 0 ] && grep -q "warning: the results hold 2 labels (6.1, 6.2), pooled as one" "$T/err"
+ok $? "results of two labels: exported pooled, with a warning" "$T/err"
+"$PB" export --format ktap "$T/new.json" >/dev/null 2>"$T/err"
+! grep -q warning "$T/err"
+ok $? "one label: no warning" "$T/err"
+
 # ---- errors ----
 exits2 "no --format" "no --format given" "$PB" export "$T/new.json"
 exits2 "an unknown format" "unknown format 'tap'" "$PB" export --format tap "$T/new.json"
