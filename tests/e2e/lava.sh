@@ -144,6 +144,10 @@ for j in res["jobs"]:
         if a["severity"] == "error":
             want.add(name + "." + a["kind"])
             assert cases[name + "." + a["kind"]]["result"] == "fail"
+for a in res["anomalies"]:     # run-wide: a failed environment check, say
+    if a["severity"] == "error":
+        want.add("pinbench-run.environment." + a["kind"])
+        assert cases["pinbench-run.environment." + a["kind"]]["result"] == "fail"
 assert set(cases) == want, (sorted(cases), sorted(want))
 # lava-test-case recorded each case where lava-test-shell's result dir is
 for name, c in cases.items():
