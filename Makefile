@@ -77,8 +77,10 @@ bench-peers: deps pinbench
 install: pinbench
 	install -D -m 0755 pinbench $(DESTDIR)$(PREFIX)/bin/pinbench
 	install -D -m 0644 pinbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/pinbench.1
-	install -d $(DESTDIR)$(PREFIX)/share/pinbench/configs $(DESTDIR)$(PREFIX)/share/pinbench/plot
+	install -d $(DESTDIR)$(PREFIX)/share/pinbench/configs $(DESTDIR)$(PREFIX)/share/pinbench/plot \
+		$(DESTDIR)$(PREFIX)/share/pinbench/schemas
 	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pinbench/configs/
+	install -m 0644 schemas/*.schema.json $(DESTDIR)$(PREFIX)/share/pinbench/schemas/
 	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
 
 clean:

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/anomaly.h"
+#include "lib/schema.h"
 #include "checks/doctor.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
@@ -200,7 +201,8 @@ static int report_machine(FILE *out, const struct pb_doctor_opts *o, const struc
 	for (i = 0; i < nc; i++)
 		cnt[c[i].status]++;
 	if (o->json) {
-		json_t *j = json_pack("{s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}",
+		json_t *j = json_pack("{s:s,s:o,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}",
+				      "schema", PB_SCHEMA_DOCTOR,
 				      "checks", checks_json(c, nc),
 				      "environment", pb_env_json(e),
 				      "nominal", pb_nominal_json(nom),
@@ -269,53 +271,118 @@ static void print_events(FILE *out, const struct pb_perfstat *ps)
 	static const char *const st[] = { "", "<not counted>", "<not supported>" };
 	int i;
 
-	fprintf(out, "  %-28s %22s %9s\n", "event", "value", "counted");
+	fprintf(out, "  %-28s %22s %9s%s\n", "event", "value", "counted",
+		ps->has_variance ? "   +- runs" : "");
 	for (i = 0; i < ps->nr; i++) {
 		const struct pb_ps_event *e = &ps->ev[i];
-		char val[48];
+		char val[48], pct[16] = "-", var[24] = "";
 
-		if (e->status == PB_PS_OK)
+		if (e->status == PB_PS_OK) {
 			snprintf(val, sizeof(val), "%.*f%s%s", e->value == floor(e->value) ? 0 : 2,
 				 e->value, e->unit[0] ? " " : "", e->unit);
-		else
+			snprintf(pct, sizeof(pct), "%.2f%%", e->pct);
+		} else {
 			snprintf(val, sizeof(val), "%s", st[e->status]);
-		fprintf(out, "  %-28s %22s %8.2f%%%s\n", e->name, val, e->pct,
-		       e->status == PB_PS_OK && e->pct < 100 ? "  time-shared" : "");
+		}
+		if (ps->has_variance && (isnan(e->variance) || e->status != PB_PS_OK))
+			snprintf(var, sizeof(var), "  %9s", "-");
+		else if (ps->has_variance)
+			snprintf(var, sizeof(var), "  %8.2f%%", e->variance);
+		fprintf(out, "  %-28s %22s %9s%s%s\n", e->name, val, pct, var,
+			e->status == PB_PS_OK && e->pct < 100 ? "  time-shared" : "");
 	}
 }
 
-static int worst_sev(const struct pb_anomalies *a)
+static void print_anomalies(FILE *out, const struct pb_anomalies *a)
 {
-	int i, w = -1;
+	int i;
 
-	for (i = 0; i < a->nr; i++)
-		if ((int)a->v[i].sev > w)
-			w = a->v[i].sev;
-	return w;
+	for (i = 0; i < a->nr; i++) {
+		fprintf(out, "  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
+			a->v[i].message);
+		if (a->v[i].advice[0])
+			fprintf(out, "        advice: %s\n", a->v[i].advice);
+	}
+}
+
+/* One line per interval: its end, its verdict, its clock, what it flagged. */
+static void print_intervals(FILE *out, const struct pb_perfstat *ps,
+			    const struct pb_ps_verdict *v)
+{
+	int i, k;
+
+	fprintf(out, "intervals: %d, %.3f s to %.3f s (%d flagged, %d counted nothing)\n",
+		ps->nr_iv, ps->iv[0].t, ps->iv[ps->nr_iv - 1].t, v->nr_iv_flagged, v->nr_iv_idle);
+	for (i = 0; i < ps->nr_iv; i++) {
+		struct pb_anomalies ia = { 0 };
+		struct pb_ps_verdict iv;
+		bool idle = pb_perfstat_check_interval(ps, i, v, &ia, &iv);
+		int w = pb_perfstat_worst(&ia);
+
+		fprintf(out, "  %12.6f s  %-7s", ps->iv[i].t,
+			idle ? "idle" : w >= PB_SEV_WARN ? "flagged" : "ok");
+		if (idle)
+			fprintf(out, "  every event <not counted> or <not supported>");
+		if (iv.eff_mhz > 0)
+			fprintf(out, "  %.2f GHz", iv.eff_mhz / 1000);
+		for (k = 0; k < ia.nr; k++)
+			if (ia.v[k].sev >= PB_SEV_WARN)
+				fprintf(out, "  %s %s", pb_sev_name(ia.v[k].sev), ia.v[k].kind);
+		fprintf(out, "\n");
+		pb_anomalies_free(&ia);
+	}
+}
+
+#define HERE	"this host's, "	/* how pb_perfstat_check names this host's nominal */
+
+/* Which nominal the clock was judged against, and what to do when it was this host's. */
+static void print_clock(FILE *out, const struct pb_ps_verdict *v)
+{
+	if (v->eff_mhz <= 0) {
+		fprintf(out, "effective clock unknown (no counted cycles): no clock verdict\n");
+		return;
+	}
+	fprintf(out, "effective clock %.2f GHz", v->eff_mhz / 1000);
+	if (v->paste_mhz > 0)
+		fprintf(out, " (perf's own figure: %.3f GHz)", v->paste_mhz / 1000);
+	if (v->nominal_mhz <= 0)
+		fprintf(out, "; nominal unknown: pass --nominal-mhz for the machine the paste "
+			"came from\n");
+	else if (v->nominal_here)
+		fprintf(out, "\njudged against this host's nominal %.2f GHz (%s); pass "
+			"--nominal-mhz for the machine the paste came from\n",
+			v->nominal_mhz / 1000, strncmp(v->nominal_src, HERE, strlen(HERE)) ?
+			v->nominal_src : v->nominal_src + strlen(HERE));
+	else
+		fprintf(out, "; nominal %.2f GHz (%s)\n", v->nominal_mhz / 1000, v->nominal_src);
 }
 
 static void print_perfstat(FILE *out, const char *path, const struct pb_perfstat *ps,
 			   const struct pb_ps_verdict *v, const struct pb_anomalies *a)
 {
-	int i;
-
-	fprintf(out, "perf stat output %s (%s, %d events", path, ps->csv ? "CSV" : "text", ps->nr);
+	fprintf(out, "perf stat output %s (%s", path, pb_perfstat_format_name(ps->format));
+	if (ps->sep)
+		fprintf(out, ", separator '%s'", ps->sep == '\t' ? "\\t" : (char[]){ ps->sep, 0 });
+	fprintf(out, ", %d events", ps->nr);
+	if (ps->runs)
+		fprintf(out, ", %d runs", ps->runs);
+	else if (ps->has_variance)
+		fprintf(out, ", -r runs");
+	if (ps->nr_iv)
+		fprintf(out, ", %d intervals; below %s", ps->nr_iv,
+			ps->perf_summary ? "perf's --summary" : "their sum");
 	if (ps->elapsed_s >= 0)
 		fprintf(out, ", %.3f s elapsed", ps->elapsed_s);
+	if (!isnan(ps->elapsed_var))
+		fprintf(out, " +- %.2f %%", ps->elapsed_var);
 	fprintf(out, ")\n");
 	print_events(out, ps);
-	if (v->eff_mhz > 0)
-		fprintf(out, "effective clock %.2f GHz; nominal %s%.2f GHz%s%s%s\n", v->eff_mhz / 1000,
-		       v->nominal_mhz > 0 ? "" : "unknown", v->nominal_mhz / 1000,
-		       v->nominal_mhz > 0 ? " (" : "", v->nominal_src,
-		       v->nominal_mhz > 0 ? ")" : "");
-	for (i = 0; i < a->nr; i++) {
-		fprintf(out, "  %-5s %s: %s\n", pb_sev_name(a->v[i].sev), a->v[i].kind,
-		       a->v[i].message);
-		if (a->v[i].advice[0])
-			fprintf(out, "        advice: %s\n", a->v[i].advice);
-	}
-	fprintf(out, "verdict: %s\n", worst_sev(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
+	print_clock(out, v);
+	if (ps->nr_iv)
+		print_intervals(out, ps, v);
+	print_anomalies(out, a);
+	fprintf(out, "verdict: %s\n",
+		pb_perfstat_worst(a) >= PB_SEV_WARN ? "flagged" : "nothing flagged");
 }
 
 int pb_doctor_perf_stat(const struct pb_doctor_opts *o, FILE *out, char *err, size_t len)
@@ -328,10 +395,16 @@ int pb_doctor_perf_stat(const struct pb_doctor_opts *o, FILE *out, char *err, si
 	if (pb_perfstat_load(o->perf_stat, &ps, err, len))
 		return -1;
 	pb_perfstat_check(&ps, o->nominal_mhz, true, &a, &v);
-	r = worst_sev(&a) >= PB_SEV_WARN ? 1 : 0;
+	r = pb_perfstat_worst(&a) >= PB_SEV_WARN ? 1 : 0;
 	if (o->json) {
-		json_t *j = pb_perfstat_json(&ps, &v);
+		json_t *ps_j = pb_perfstat_json(&ps, &v);
+		json_t *j = json_pack("{s:s}", "schema", PB_SCHEMA_PERF_STAT);
 
+		if (j && (!ps_j || json_object_update(j, ps_j))) {
+			json_decref(j);
+			j = NULL;
+		}
+		json_decref(ps_j);
 		if (j) {
 			json_object_set_new(j, "anomalies", pb_anomalies_json(&a));
 			json_object_set_new(j, "flagged", json_boolean(r));

@@ -247,6 +247,9 @@ static void summarize_arith(const double *v, int n, struct pb_summary *s)
 	s->mean = pb_mean(v, n);
 	s->ci_lo = s->mean - h;
 	s->ci_hi = s->mean + h;
+	/* values that are never negative (times, rates) bound their mean at 0 */
+	if (s->min >= 0 && s->ci_lo < 0)
+		s->ci_lo = 0;
 }
 
 /*

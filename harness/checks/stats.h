@@ -15,7 +15,9 @@ struct pb_summary {
 };
 
 /*
- * Summarise n values.  rate=false: arithmetic mean, CI mean +- t*s/sqrt(n).
+ * Summarise n values.  rate=false: arithmetic mean, CI mean +- t*s/sqrt(n),
+ * its lower bound clipped at 0 when no value is negative (an n=2 rtt of
+ * {1, 20} has [0, 130.7], not [-108.7, 130.7]).
  * rate=true: harmonic mean; its CI is the arithmetic CI of 1/x, inverted
  * (bounds swapped).  Returns 0, or -1 when n < 1.
  */

@@ -29,10 +29,12 @@ static void usage(FILE *f)
 		"\n"
 		"Checks this machine for measurement traps (governor, boost, throttling,\n"
 		"nmi_watchdog, perf_event_paranoid, PMU, SMT, isolation, the clock probe),\n"
-		"or gives the verdict on a perf stat output (text or -x, CSV; FILE - is stdin).\n"
+		"or gives the verdict on a perf stat output (FILE - is stdin): default text,\n"
+		"-x SEP (any separator), -j JSON; -I intervals and -r variance in each.\n"
 		"  --user           judge perf_event_paranoid for an unprivileged user\n"
 		"  --nominal-mhz N  the nominal clock of the machine the output came from\n"
-		"                   (default: this machine's, when the output is from here)\n"
+		"                   (default: this machine's, right only for its own output;\n"
+		"                   the verdict says which was used)\n"
 		"Exit: 0 nothing failed (perf stat: nothing flagged), 1 failed or flagged,\n"
 		"2 usage error.  $%s moves the /proc and /sys roots.\n", PB_SYSROOT_ENV);
 }

@@ -16,11 +16,14 @@
 static const char plot_usage[] =
 	"usage: pinbench plot [OPTIONS] PATH... -o FILE.png|FILE.svg\n"
 	"Plot result files (or folders of them) with gnuplot; FILE.dat and FILE.gp\n"
-	"are kept beside the image.  Where the results' machines differ (mitigations,\n"
-	"cmdline, CPU model, ...) goes to stderr, as compare prints it.\n"
+	"are kept beside the image.  Significant changes (as compare judges them) are\n"
+	"labelled with their %, cells with an anomaly mark ringed.  Where the results'\n"
+	"machines differ (mitigations, cmdline, CPU model, ...) goes to stderr, as\n"
+	"compare prints it.\n"
 	"  -o FILE                        the image (.png or .svg)\n"
 	"  --group-by label|kernel|host|peer  series by label (default), kernel, host or peer\n"
 	"  --order version|given          label order (default: as versions)\n"
+	"  --baseline LABEL               mark changes against LABEL (default: the first)\n"
 	"  --allow-different KEY[,KEY]    plot results whose workload KEYs differ\n"
 	"                                 (otherwise an error, exit 2)\n"
 	"  -h, --help\n";
@@ -28,6 +31,7 @@ static const char plot_usage[] =
 struct plot_opts {
 	const char	*out;
 	const char	*allow;		/* --allow-different */
+	const char	*baseline;
 	struct pb_cmp	*c;
 	bool		given;
 };
@@ -63,6 +67,7 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 		{ "group-by", 0, true, NULL, NULL, opt_group },
 		{ "order", 0, true, NULL, NULL, opt_order },
 		{ "allow-different", 0, true, NULL, &p->allow, NULL },
+		{ "baseline", 0, true, NULL, &p->baseline, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc;
@@ -104,7 +109,7 @@ int cmd_plot(int argc, char **argv)
 	if (!rc) {
 		pb_cmp_order(&c, p.given);
 		plot_env_diffs(&c);
-		rc = pb_plot_write(&c, p.out, err, sizeof(err));
+		rc = pb_plot_write(&c, p.baseline, p.out, err, sizeof(err));
 		if (rc)
 			fprintf(stderr, "pinbench plot: %s\n", err);
 		else

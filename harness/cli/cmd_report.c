@@ -117,7 +117,7 @@ static int save(struct pb_cmp *c, const struct pb_changelog *cl, bool md, const 
 	return 0;
 }
 
-static int plots(const struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
+static int plots(struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
 {
 	static char png[PATH_MAX + 16], svg[PATH_MAX + 16];
 	char err[PATH_MAX + 128];
@@ -125,9 +125,9 @@ static int plots(const struct pb_cmp *c, const char *dir, struct pb_changelog *c
 
 	snprintf(png, sizeof(png), "%s/report.png", dir);
 	snprintf(svg, sizeof(svg), "%s/report.svg", dir);
-	r = pb_plot_write(c, png, err, sizeof(err));
+	r = pb_plot_write(c, c->groups[cl->base], png, err, sizeof(err));
 	if (!r)
-		r = pb_plot_write(c, svg, err, sizeof(err));
+		r = pb_plot_write(c, c->groups[cl->base], svg, err, sizeof(err));
 	if (r) {
 		fprintf(stderr, "pinbench report: no plot: %s\n", r == -2 ?
 			"gnuplot is not installed (apt-get install gnuplot-nox)" : err);

@@ -10,6 +10,7 @@
 
 #include "cli/cmds.h"
 #include "cli/opts.h"
+#include "lib/schema.h"
 #include "sys/topo.h"
 
 struct topo_opts {
@@ -90,14 +91,20 @@ static int topo_parse(int argc, char **argv, struct topo_opts *o)
 
 static int topo_output(const struct pb_topo *t, bool json)
 {
-	json_t *root;
+	json_t *root, *body;
 	int ret;
 
 	if (!json) {
 		pb_topo_print(t, stdout);
 		return 0;
 	}
-	root = pb_topo_report_json(t);
+	root = json_pack("{s:s}", "schema", PB_SCHEMA_TOPO);
+	body = pb_topo_report_json(t);
+	if (root && (!body || json_object_update(root, body))) {
+		json_decref(root);
+		root = NULL;
+	}
+	json_decref(body);
 	if (!root) {
 		fprintf(stderr, "pinbench topo: out of memory\n");
 		return 1;

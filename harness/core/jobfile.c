@@ -107,6 +107,9 @@ const struct pb_key pb_common_keys[] = {
 	{ .name = "timeout", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
 	  .help = "watchdog in seconds for the whole job; 0: automatic, 3 x each phase + 10 s without progress",
 	  .off = offsetof(struct common, timeout) },
+	{ .name = "percentiles", .type = PB_T_STR, .def = PB_PCT_DEFAULT, PB_NO_RANGE,
+	  .help = "latency percentiles reported (latency workloads), comma separated, each"
+		  " above 0 and below 100 (99.99 too); min and max always" },
 	{ .name = "events", .type = PB_T_STR, .def = "", PB_NO_RANGE,
 	  .help = "counter events, comma separated; empty: the default set" },
 	{ .name = "counters", .type = PB_T_ENUM, .def = "task", PB_NO_RANGE,
@@ -900,6 +903,49 @@ static int parse_cpus(struct pb_job *j, const struct pb_kv *kv, char *err, size_
 	return rc;
 }
 
+static int pct_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* percentiles=50,99,99.99: up to PB_MAX_PCT, each in (0, 100); sorted, once each. */
+static int parse_pct(struct pb_job *j, const char *text, const struct pb_kv *kv,
+		     char *err, size_t len)
+{
+	char *copy = strdup(text), *p = copy, *tok, *end;
+	int rc = 0, n = 0;
+	double v[PB_MAX_PCT];
+
+	if (!copy)
+		return oom(err, len);
+	while (!rc && (tok = strsep(&p, ","))) {
+		tok = trim(tok);
+		errno = 0;
+		double x = strtod(tok, &end);
+
+		if (end == tok || *end || errno || !(x > 0 && x < 100))
+			rc = kv ? where_fail(err, len, kv->origin, kv->line, kv->key, true,
+					     "'%s' is not a percentile above 0 and below 100 "
+					     "(50, 99.9, 99.99)", tok) : -1;
+		else if (n == PB_MAX_PCT)
+			rc = kv ? where_fail(err, len, kv->origin, kv->line, kv->key, true,
+					     "at most %d percentiles", PB_MAX_PCT) : -1;
+		else
+			v[n++] = x;
+	}
+	free(copy);
+	if (rc)
+		return rc;
+	qsort(v, (size_t)n, sizeof(*v), pct_cmp);
+	j->nr_pct = 0;
+	for (int i = 0; i < n; i++)
+		if (!j->nr_pct || v[i] != j->pct[j->nr_pct - 1])
+			j->pct[j->nr_pct++] = v[i];
+	return 0;
+}
+
 /* peer=HOST[:PORT]: a workload that can run across hosts, an address that parses. */
 static int parse_peer(struct pb_job *j, const struct pb_kv *kv, char *err, size_t len)
 {
@@ -955,6 +1001,8 @@ static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
 		return parse_cpus(j, kv, err, len);
 	if (!strcmp(k->name, "peer"))
 		return parse_peer(j, kv, err, len);
+	if (!strcmp(k->name, "percentiles"))
+		return parse_pct(j, kv->val, kv, err, len);
 	if (!strcmp(k->name, "events")) {
 		if (strlen(kv->val) >= sizeof(j->events))
 			return where_fail(err, len, kv->origin, kv->line, kv->key, true,
@@ -973,6 +1021,7 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 {
 	struct common cm = { 0 };
 
+	parse_pct(j, PB_PCT_DEFAULT, NULL, err, len);
 	for (int i = 0; i < j->nr_kv; i++) {
 		const struct pb_key *k = common_key(j->kv[i].key);
 

@@ -29,6 +29,9 @@ struct pb_kv {
 	int	line;
 };
 
+#define PB_MAX_PCT	16	/* percentiles= at most */
+#define PB_PCT_DEFAULT	"50,90,99,99.9"
+
 struct pb_job {
 	char			name[PB_NAME_MAX];	/* section name (+ "/threads=4" for sweeps) */
 	const struct pb_bench	*bench;
@@ -55,6 +58,8 @@ struct pb_job {
 	int			counters_cpu;		/* counters=cpu */
 	bool			counting_inline;	/* counting=inline */
 	int			peer_cpu;		/* peer_cpu=, the server role's CPU there (0) */
+	double			pct[PB_MAX_PCT];	/* percentiles=, ascending, each in (0, 100) */
+	int			nr_pct;
 
 	/* The workload's options (bench->opts_size bytes), parsed from its table. */
 	void			*opts;

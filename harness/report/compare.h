@@ -212,6 +212,11 @@ void pb_cmp_order(struct pb_cmp *c, bool given);
 void pb_cmp_free(struct pb_cmp *c);
 int pb_cmp_find_group(const struct pb_cmp *c, const char *name);
 
+/*
+ * The group named name (--baseline), -1 for none (name NULL: the first
+ * row), or -2 with err naming it and the groups there are.
+ */
+int pb_cmp_resolve_baseline(const struct pb_cmp *c, const char *name, char *err, size_t len);
 /* The table's baseline cell (NULL: none); base_group -1: the first with values. */
 const struct pb_cell *pb_cmp_base(const struct pb_cmp *c, const struct pb_table *t,
 				  int base_group);

@@ -20,7 +20,7 @@
 
 #include "lib/anomaly.h"
 #include "report/compare.h"
-#include "report/schema.h"
+#include "lib/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
 

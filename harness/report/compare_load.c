@@ -21,7 +21,7 @@
 
 #include "lib/anomaly.h"
 #include "report/compare.h"
-#include "report/schema.h"
+#include "lib/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
 
@@ -417,7 +417,7 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
-		"rounds", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
+		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
 		"counting", "placement", "cpus", "peer", "peer_cpu",
 	};
 

@@ -20,7 +20,7 @@
 
 #include "lib/anomaly.h"
 #include "report/compare.h"
-#include "report/schema.h"
+#include "lib/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
 
@@ -807,7 +807,7 @@ static void print_env_diffs(struct rctx *r)
 		json_decref(d);
 }
 
-static int resolve_baseline(const struct pb_cmp *c, const char *name, char *err, size_t len)
+int pb_cmp_resolve_baseline(const struct pb_cmp *c, const char *name, char *err, size_t len)
 {
 	size_t off;
 	int g, i;
@@ -831,7 +831,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 
 	if (!c->order)
 		pb_cmp_order(c, o->order_given);
-	r.base_group = resolve_baseline(c, o->baseline, err, len);
+	r.base_group = pb_cmp_resolve_baseline(c, o->baseline, err, len);
 	if (r.base_group == -2)
 		return -1;
 	pb_cmp_adjust(c, r.base_group, !o->no_correction);
@@ -857,7 +857,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	}
 	if (r.json) {
 		json_t *root = json_pack("{s:s, s:s, s:s, s:f, s:f, s:i, s:o}",
-					 "schema", "pinbench-compare/1", "group_by", pb_cmp_group_names[c->by],
+					 "schema", PB_SCHEMA_COMPARE, "group_by", pb_cmp_group_names[c->by],
 					 "correction", o->no_correction ? "none" : "benjamini-hochberg",
 					 "alpha", PB_CMP_ALPHA, "min_change", o->min_change,
 					 "regressions", r.regressions, "results", r.json);

@@ -595,7 +595,7 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
 		snprintf(path, sizeof(path), "%s/report.png", dir);
-		prc = n->plot ? pb_plot_write(&c, path, perr, sizeof(perr)) : -1;
+		prc = n->plot ? pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
 		snprintf(path, sizeof(path), "%s/report.md", dir);
 		f = fopen(path, "w");
 		if (!f)

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plot.c - the engine of `pinbench plot` (cli/cmd_plot.c): the comparison
- * as pictures, through gnuplot.  Per job, the mean per label with 95 %
- * confidence bars, a series per placement; per sweep (job names
- * "X/threads=N"), throughput against threads with the linear-scaling line;
- * per latency workload, the percentiles.  FILE.dat and FILE.gp are kept
+ * as pictures, through gnuplot.  A panel per job: the mean per label with
+ * its 95 % confidence bars as points, a series per placement side by side;
+ * per sweep (job names "X/threads=N"), throughput against threads with the
+ * baseline's linear-scaling line (log-log when wide); per latency workload,
+ * the percentiles.  Every cell is judged as compare judges it: significant
+ * changes are labelled with their %, anomaly-marked cells ringed.  The y
+ * ranges, ticks and SI labels are set here; FILE.dat and FILE.gp are kept
  * beside the image; FILE.gp loads the templates in plot/.
  */
 #include <errno.h>
@@ -22,18 +25,30 @@
 #include "report/compare.h"
 #include "report/plot.h"
 #include "checks/stats.h"
+#include "lib/file.h"
 
 #define PLOT_TIMEOUT_S	60
-#define PANEL_W		560
-#define PANEL_H		380
+#define PANEL_W		800	/* each panel readable on its own at 800 x 500 */
+#define PANEL_H		500
+#define KEY_COLS	3	/* the key's columns (common.gp: maxcols) */
+#define KEY_ROW		0.06	/* of the panel's height, a row of the key */
+#define LABEL_ROOM	0.10	/* ... and above the bars, for the % labels */
 
 struct plotter {
-	const struct pb_cmp	*c;
+	struct pb_cmp		*c;
+	int			base_group;	/* -1: the first label with values */
 	FILE			*dat;
 	FILE			*gp;		/* the panels (a memory stream) */
 	const char		*datname;	/* basename of the .dat */
 	int			index;		/* next data block */
 	int			panels;
+};
+
+/* A panel's y extent: the bars, the linear line. */
+struct extent {
+	double	lo, hi;
+	double	pos_lo;		/* the lowest bound above 0, for a log axis */
+	bool	any, any_pos;
 };
 
 /*
@@ -43,15 +58,6 @@ struct plotter {
  * (doubled).  A control character (a newline would end the command) is
  * dropped for '?'.
  */
-/* The mean and interval a point shows: of the runs, or of the repeats (as compare tests). */
-static int summary_of(const struct pb_table *t, const struct pb_cell *cell, struct pb_summary *s)
-{
-	const double *v;
-	int n = pb_cmp_values(t, cell, &v);
-
-	return pb_summarize(v, n, t->rate, s);
-}
-
 static void gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
@@ -78,6 +84,62 @@ static void dat_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void extent_add(struct extent *x, double lo, double hi)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return;
+	x->lo = x->any && x->lo < lo ? x->lo : lo;
+	x->hi = x->any && x->hi > hi ? x->hi : hi;
+	x->any = true;
+	lo = lo > 0 ? lo : hi;
+	if (lo > 0) {
+		x->pos_lo = x->any_pos && x->pos_lo < lo ? x->pos_lo : lo;
+		x->any_pos = true;
+	}
+}
+
+/*
+ * The point of a cell: compare's evaluation against the table's baseline
+ * (the same mean, interval, change and significance compare reports).
+ * false when the cell has no values.
+ */
+static bool cell_point(const struct plotter *p, const struct pb_table *t,
+		       const struct pb_cell *cell, struct pb_eval *e)
+{
+	if (!cell || !cell->n)
+		return false;
+	pb_cmp_eval(t, cell, pb_cmp_base(p->c, t, p->base_group), PB_CMP_MIN_CHG, e);
+	return true;
+}
+
+/* The upper end of a point's bar in the .dat: 1e300 for an unbounded interval. */
+static double bar_hi(const struct pb_eval *e)
+{
+	return isfinite(e->s.ci_hi) ? e->s.ci_hi : 1e300;
+}
+
+/*
+ * A point's marks, as labels of the panel: its change in % above the bar
+ * when significant (in the series' colour), a ring round it when the cell
+ * carries an anomaly mark.  lift: how many labels are already above this
+ * x (a sweep's series share their x), a line each.  *marked says a ring
+ * was drawn.
+ */
+static void point_marks(struct plotter *p, const struct pb_cell *cell, const struct pb_eval *e,
+			double x, int series, int lift, bool *marked)
+{
+	if (e->significant)
+		fprintf(p->gp, "set label \"%+.1f %%\" at %.6g,%.10g center offset 0,%.1f "
+			"tc ls %d front\n", e->change, x,
+			isfinite(e->s.ci_hi) ? e->s.ci_hi : e->s.mean, 0.9 + 1.1 * lift,
+			series % 8 + 1);
+	if (cell->nr_marks) {
+		fprintf(p->gp, "set label \"\" at %.6g,%.10g point pt 6 ps 2.6 lc rgb "
+			"\"black\" front\n", x, e->s.mean);
+		*marked = true;
+	}
+}
+
 static void block_head(struct plotter *p, const char *series, const char *extra)
 {
 	if (p->index)
@@ -86,6 +148,66 @@ static void block_head(struct plotter *p, const char *series, const char *extra)
 	dat_str(p->dat, series);
 	fprintf(p->dat, "%s\n", extra);
 	p->index++;
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten, about span / 5. */
+static double nice_step(double span)
+{
+	double raw = span / 5, mag = pow(10, floor(log10(raw))), f = raw / mag;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+/* The share of a panel's height kept above the data: the key's rows and the % labels. */
+static double headroom(int entries)
+{
+	double f = LABEL_ROOM + KEY_ROW * ((entries + KEY_COLS - 1) / KEY_COLS);
+
+	return f > 0.6 ? 0.6 : f;
+}
+
+/*
+ * The y axis of a linear panel: the extent with room below (never under 0
+ * for values that are not negative) and headroom() above for a key of
+ * entries; ticks every nice step; from 10 000 up labelled with the SI
+ * prefix of the top (7.0 M), as many decimals as the step needs.  ybar, the top of the data, is
+ * where an unbounded bar ends (marked with an arrow by the templates).
+ */
+static void y_axis(struct plotter *p, const struct extent *x, bool from_zero, int entries)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T" };
+	double lo = x->lo, hi = x->hi, span = hi - lo, step, top, prefix, v, f = headroom(entries);
+	int dec, k, i;
+
+	if (span <= 0)
+		span = fabs(hi) > 0 ? fabs(hi) * 0.1 : 1;
+	lo = from_zero ? 0 : lo - 0.08 * span;
+	if (x->lo >= 0 && lo < 0)
+		lo = 0;
+	hi = (hi - lo * f) / (1 - f);
+	step = nice_step(hi - lo);
+	lo = floor(lo / step) * step;
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nybot = -1e300\nybar = %.10g\n", lo, hi, x->hi);
+	top = fabs(hi) > fabs(lo) ? fabs(hi) : fabs(lo);
+	if (top < 1e4) {
+		fprintf(p->gp, "set ytics %.10g\nset format y \"%%g\"\n", step);
+		return;
+	}
+	/* one prefix for the axis (0.5 M, 1.0 M; not 500.0 k, 1.0 M) */
+	k = (int)floor(log10(top) / 3);
+	k = k > 4 ? 4 : k;
+	prefix = pow(1000, k);
+	dec = (int)ceil(-log10(step / prefix) - 1e-9);
+	dec = dec < 0 ? 0 : dec > 3 ? 3 : dec;
+	fputs("set ytics (", p->gp);
+	for (i = 0, v = lo; v <= hi + step / 2 && i < 40; i++, v = lo + i * step) {
+		if (fabs(v) < step / 2)
+			fprintf(p->gp, "%s\"0\" 0", i ? ", " : "");
+		else
+			fprintf(p->gp, "%s\"%.*f %s\" %.10g", i ? ", " : "", dec, v / prefix,
+				si[k], v);
+	}
+	fputs(")\nset format y \"%g\"\n", p->gp);
 }
 
 static void call_panel(struct plotter *p, const char *tmpl, int first, int n,
@@ -107,6 +229,39 @@ static void call_panel(struct plotter *p, const char *tmpl, int first, int n,
 	p->panels++;
 }
 
+/* The name the panel's title gives the baseline: the first label's, or --baseline's. */
+static const char *base_name_of(const struct plotter *p)
+{
+	const struct pb_cmp *c = p->c;
+
+	return p->base_group >= 0 ? c->groups[p->base_group] :
+	       c->nr_groups ? c->groups[c->order[0]] : "";
+}
+
+/*
+ * A panel's title (job, metric, what against what, which way is better)
+ * into buf, and its second line, what the marks mean, as the gnuplot
+ * variable subtitle (the templates join them).
+ */
+static void panel_title(struct plotter *p, const struct pb_table *t, const char *what,
+			const char *more, char *buf, size_t len)
+{
+	char sub[300];
+
+	snprintf(buf, len, "%s: %s %s (%s is better)", t->sweep_base[0] ? t->sweep_base : t->job,
+		 t->metric, what, t->higher ? "higher" : "lower");
+	snprintf(sub, sizeof(sub), "mean and 95%% CI; +x.x %%: significant change against %s%s",
+		 base_name_of(p), more);
+	fputs("subtitle = ", p->gp);
+	gp_str(p->gp, sub);
+	fputc('\n', p->gp);
+}
+
+static const char *unit_of(const struct pb_table *t)
+{
+	return !strcmp(t->unit, "us") ? "µs" : t->unit;
+}
+
 static bool seen_before(const struct pb_cmp *c, int ti, bool sweep)
 {
 	const struct pb_table *t = &c->t[ti];
@@ -119,58 +274,129 @@ static bool seen_before(const struct pb_cmp *c, int ti, bool sweep)
 	return false;
 }
 
-/* One series (a placement) of a means panel: false when it has no values. */
-static bool means_series(struct plotter *p, const struct pb_table *t)
+/* The labels of a means panel as x tics: rotated when they would crowd. */
+static void label_tics(struct plotter *p)
 {
 	const struct pb_cmp *c = p->c;
-	struct pb_summary s;
+	size_t chars = 0;
+	int i;
+
+	fputs("set xtics (", p->gp);
+	for (i = 0; i < c->nr_groups; i++) {
+		fputs(i ? ", " : "", p->gp);
+		gp_str(p->gp, c->groups[c->order[i]]);
+		fprintf(p->gp, " %d", i);
+		chars += strlen(c->groups[c->order[i]]) + 2;
+	}
+	fprintf(p->gp, ")\nset xtics %s\nset xrange [-0.5:%d.5]\n",
+		chars > 70 ? "rotate by -25" : "norotate", c->nr_groups - 1);
+}
+
+/*
+ * One series (a placement) of a means panel, its points beside the other
+ * series' (offset dx) at each label: false when it has no values.
+ */
+static bool means_series(struct plotter *p, const struct pb_table *t, int series, double dx,
+			 struct extent *ext, bool *marked)
+{
+	const struct pb_cmp *c = p->c;
+	struct pb_eval e;
 	bool head = false;
 	int i;
 
 	for (i = 0; i < c->nr_groups; i++) {
 		const struct pb_cell *cell = pb_cmp_cell(t, c->order[i]);
 
-		if (!cell || !cell->n || summary_of(t, cell, &s))
+		if (!cell_point(p, t, cell, &e))
 			continue;
 		if (!head)
 			block_head(p, t->placement, " \"lo\" \"hi\"");
 		head = true;
-		fprintf(p->dat, "%d %.10g %.10g %.10g\n", i, s.mean, s.ci_lo, s.ci_hi);
+		fprintf(p->dat, "%.6g %.10g %.10g %.10g\n", i + dx, e.s.mean, e.s.ci_lo,
+			bar_hi(&e));
+		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
+		point_marks(p, cell, &e, i + dx, series, 0, marked);
 	}
 	return head;
+}
+
+static bool same_means_job(const struct pb_table *a, const struct pb_table *b)
+{
+	return !b->sweep_base[0] && !strcmp(a->job, b->job);
 }
 
 static void means_panel(struct plotter *p, int ti)
 {
 	const struct pb_cmp *c = p->c;
 	const struct pb_table *t0 = &c->t[ti];
-	int i, first = p->index, n = 0;
-	char title[300], ylabel[120];
+	int i, first = p->index, n = 0, series = 0;
+	struct extent ext = { 0 };
+	char title[400], ylabel[120];
+	bool marked = false;
+	double w;
 
 	for (i = ti; i < c->nr_tables; i++)
-		if (!c->t[i].sweep_base[0] && !strcmp(c->t[i].job, t0->job))
-			n += means_series(p, &c->t[i]);
+		series += same_means_job(t0, &c->t[i]);
+	/* the series side by side at a label, within 0.6 of its slot */
+	w = series > 1 ? 0.6 / series : 0;
+	fputs("unset label\n", p->gp);
+	for (i = ti; i < c->nr_tables; i++)
+		if (same_means_job(t0, &c->t[i]))
+			n += means_series(p, &c->t[i], n, w * (n - (series - 1) / 2.0), &ext,
+					  &marked);
 	if (!n)
 		return;
-	fputs("set xtics (", p->gp);
-	for (i = 0; i < c->nr_groups; i++) {
-		fputs(i ? ", " : "", p->gp);
-		gp_str(p->gp, c->groups[c->order[i]]);
-		fprintf(p->gp, " %d", i);
-	}
-	fprintf(p->gp, ")\nset xrange [-0.5:%d.5]\n", c->nr_groups - 1);
-	snprintf(title, sizeof(title), "%s: %s, mean and 95%% CI (%s is better)", t0->job,
-		 t0->metric, t0->higher ? "higher" : "lower");
-	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric,
-		 !strcmp(t0->unit, "us") ? "µs" : t0->unit);
+	label_tics(p);
+	y_axis(p, &ext, false, n + marked);
+	fprintf(p->gp, "marked = %d\n", marked);
+	panel_title(p, t0, "per label", "", title, sizeof(title));
+	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
 	call_panel(p, "means.gp", first, n, title, ylabel, NULL);
+}
+
+/* Log-scale ticks 1, 2, 5, 10, 20, ... over [lo, hi]; over 3 decades 1, 10, 100, ... */
+static void log_tics(FILE *f, double lo, double hi)
+{
+	static const double m[] = { 1, 2, 5 };
+	int k, sep = 0, per = hi / lo > 1e3 ? 1 : 3;
+	double d;
+
+	fputs("set ytics (", f);
+	for (d = pow(10, floor(log10(lo))); d <= hi * 10; d *= 10)
+		for (k = 0; k < per; k++)
+			if (d * m[k] >= lo && d * m[k] <= hi)
+				fprintf(f, "%s%.10g", sep++ ? ", " : "", d * m[k]);
+	fputs(")\n", f);
+}
+
+/*
+ * The y axis of a log panel (latency, a wide sweep): room below the lowest
+ * positive bound, and above for a key of entries (and the % labels when
+ * labels); 1-2-5 ticks, SI prefixes from 10 000 up.  ybot, the bottom, is
+ * where a bar reaching 0 ends.
+ */
+static void log_axis(struct plotter *p, const struct extent *x, int entries, bool labels)
+{
+	double lo, hi, f = headroom(entries) - (labels ? 0 : LABEL_ROOM);
+
+	if (!x->any_pos)
+		return;
+	lo = x->pos_lo / 1.25;
+	hi = x->hi * 1.1;
+	hi = exp((log(hi) - f * log(lo)) / (1 - f));
+	fprintf(p->gp, "set yrange [%.10g:%.10g]\nybot = %.10g\nybar = %.10g\n", lo, hi, lo,
+		x->hi);
+	log_tics(p->gp, lo, hi);
+	fputs(hi < 1e4 ? "set format y \"%g\"\n" : "set format y \"%.0s %c\"\n", p->gp);
 }
 
 static void latency_panel(struct plotter *p, int ti)
 {
 	const struct pb_cmp *c = p->c;
 	int i, g, k, first = p->index, n = 0;
+	struct extent ext = { 0 };
 	char series[200], title[300];
+	double v;
 
 	for (i = ti; i < c->nr_tables; i++) {
 		const struct pb_table *t = &c->t[i];
@@ -185,14 +411,21 @@ static void latency_panel(struct plotter *p, int ti)
 			snprintf(series, sizeof(series), "%s %s", c->groups[cell->group],
 				 t->placement);
 			block_head(p, series, "");
-			for (k = 0; k < PB_LAT_N; k++)
-				fprintf(p->dat, "%d %.10g\n", k, cell->lat[k] / cell->lat_w);
+			for (k = 0; k < PB_LAT_N; k++) {
+				v = cell->lat[k] / cell->lat_w;
+				fprintf(p->dat, "%d %.10g\n", k, v);
+				if (v > 0)
+					extent_add(&ext, v, v);
+			}
 			n++;
 		}
 	}
 	if (!n)
 		return;
-	snprintf(title, sizeof(title), "%s: latency percentiles", c->t[ti].job);
+	fputs("unset label\n", p->gp);
+	log_axis(p, &ext, n, false);
+	snprintf(title, sizeof(title), "%s: latency percentiles (lower is better)",
+		 c->t[ti].job);
 	call_panel(p, "latency.gp", first, n, title, NULL, NULL);
 }
 
@@ -204,32 +437,187 @@ static int cmp_x(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* One series of a sweep: a placement and a label, its points in x order. */
-static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npts, int g)
+/*
+ * One series of a sweep: a placement and a label, its points in x order;
+ * the linear column (its first point times x / x0) is drawn for the
+ * baseline's series.
+ */
+/* The labels already above each x of a sweep panel. */
+struct stack {
+	double	x[32];
+	int	n[32];
+	int	nr;
+};
+
+static int stack_lift(struct stack *st, double x, bool add)
 {
-	double x0 = 0, y0 = 0;
-	struct pb_summary s;
-	char series[200];
+	int i;
+
+	for (i = 0; i < st->nr && st->x[i] != x; i++)
+		;
+	if (i == st->nr) {
+		if (st->nr == 32)
+			return 0;
+		st->x[st->nr] = x;
+		st->n[st->nr++] = 0;
+	}
+	return add ? st->n[i]++ : st->n[i];
+}
+
+/*
+ * Where a sweep's series stand beside each other at one x: series k of n
+ * at x + off * step, or x * step^off on a log axis, off within +-0.15 of
+ * the closest two x (step: their difference, or ratio).
+ */
+struct dodge {
+	bool	logx;
+	double	step;
+	int	n;
+};
+
+static double dodged(const struct dodge *d, double x, int k)
+{
+	double per = d->n > 1 ? (0.3 / d->n < 0.05 ? 0.3 / d->n : 0.05) : 0;
+	double off = per * (k - (d->n - 1) / 2.0);
+
+	return d->logx ? x * pow(d->step, off) : x + d->step * off;
+}
+
+static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npts, int g,
+			 int series, const struct dodge *dg, struct extent *ext,
+			 struct stack *st, bool *marked)
+{
+	double x0 = 0, y0 = 0, lin, x;
+	struct pb_eval e;
+	char name[200];
 	bool head = false;
 	int i;
 
 	for (i = 0; i < npts; i++) {
 		const struct pb_cell *cell = pb_cmp_cell(pts[i], g);
 
-		if (!cell || !cell->n || summary_of(pts[i], cell, &s))
+		if (!cell_point(p, pts[i], cell, &e))
 			continue;
 		if (!head) {
-			snprintf(series, sizeof(series), "%s %s", p->c->groups[g],
+			snprintf(name, sizeof(name), "%s %s", p->c->groups[g],
 				 pts[i]->placement);
-			block_head(p, series, " \"lo\" \"hi\" \"linear\"");
+			block_head(p, name, " \"lo\" \"hi\" \"linear\"");
 			x0 = pts[i]->sweep_x;
-			y0 = s.mean;
+			y0 = e.s.mean;
 		}
 		head = true;
-		fprintf(p->dat, "%.10g %.10g %.10g %.10g %.10g\n", pts[i]->sweep_x, s.mean,
-			s.ci_lo, s.ci_hi, x0 > 0 ? y0 * pts[i]->sweep_x / x0 : s.mean);
+		lin = x0 > 0 ? y0 * pts[i]->sweep_x / x0 : e.s.mean;
+		x = dodged(dg, pts[i]->sweep_x, series);
+		fprintf(p->dat, "%.10g %.10g %.10g %.10g %.10g\n", x, e.s.mean, e.s.ci_lo,
+			bar_hi(&e), lin);
+		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
+		/* whichever series' line is drawn (the baseline's, else the first) fits */
+		extent_add(ext, lin, lin);
+		point_marks(p, cell, &e, x, series, stack_lift(st, pts[i]->sweep_x, e.significant),
+			    marked);
 	}
 	return head;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The swept values as x tics (1, 2, 4, 8 threads), a value too close to
+ * the last labelled one (1, 2, 4 of 1 .. 12) ticked without a label; room
+ * at both ends for the bars.  A sweep over 16 times its first value and
+ * more is drawn log-log (true returned).  *step: the closest two values'
+ * difference (log-log: ratio).
+ */
+static bool sweep_tics(struct plotter *p, const struct pb_table *t0, double *step)
+{
+	const struct pb_cmp *c = p->c;
+	double *xs, pad, near, last = 0;
+	int i, j, n = 0;
+	bool logx;
+
+	xs = malloc((size_t)c->nr_tables * sizeof(*xs));
+	if (!xs)
+		return false;
+	for (i = 0; i < c->nr_tables; i++) {
+		bool dup = false;
+
+		if (strcmp(c->t[i].sweep_base, t0->sweep_base))
+			continue;
+		for (j = 0; j < n; j++)
+			dup |= xs[j] == c->t[i].sweep_x;
+		if (!dup)
+			xs[n++] = c->t[i].sweep_x;
+	}
+	qsort(xs, (size_t)n, sizeof(*xs), cmp_double);
+	/* 1 .. 16 threads and wider: log-log, where linear scaling is a slope of 1 */
+	logx = n > 2 && xs[0] > 0 && xs[n - 1] / xs[0] >= 16;
+	*step = logx ? 2 : 1;
+	for (i = 1; i < n; i++) {
+		double d = logx ? xs[i] / xs[i - 1] : xs[i] - xs[i - 1];
+
+		*step = i == 1 || d < *step ? d : *step;
+	}
+	near = n && xs[n - 1] > xs[0] ? 0.05 * (xs[n - 1] - xs[0]) : 0.5;
+	pad = near > 0.25 * *step ? near : 0.25 * *step;	/* the dodged bars inside */
+	fputs("set xtics (", p->gp);
+	for (i = 0; i < n; i++) {
+		bool label = !i || logx || xs[i] - last >= 0.9 * near;
+
+		fputs(i ? ", \"" : "\"", p->gp);
+		if (label)
+			fprintf(p->gp, "%g", xs[i]);
+		fprintf(p->gp, "\" %.10g", xs[i]);
+		last = label ? xs[i] : last;
+	}
+	fputs(")\nset xtics norotate\n", p->gp);
+	if (logx)
+		fprintf(p->gp, "set logscale xy\nset xrange [%.10g:%.10g]\n", xs[0] / 1.25,
+			xs[n - 1] * 1.25);
+	else
+		fprintf(p->gp, "unset logscale\nset xrange [%.10g:%.10g]\n", n ? xs[0] - pad : 0,
+			n ? xs[n - 1] + pad : 1);
+	free(xs);
+	return logx;
+}
+
+/* Is t the first table of its sweep and placement? */
+static bool first_of_placement(const struct pb_cmp *c, int ti, int i)
+{
+	for (int j = ti; j < i; j++)
+		if (!strcmp(c->t[j].sweep_base, c->t[i].sweep_base) &&
+		    !strcmp(c->t[j].placement, c->t[i].placement))
+			return false;
+	return true;
+}
+
+/* The series of a sweep: placements x groups with values. */
+static int sweep_count(const struct pb_cmp *c, int ti)
+{
+	const struct pb_table *t0 = &c->t[ti];
+	int i, j, g, n = 0;
+
+	for (i = ti; i < c->nr_tables; i++) {
+		if (strcmp(c->t[i].sweep_base, t0->sweep_base) || !first_of_placement(c, ti, i))
+			continue;
+		for (g = 0; g < c->nr_groups; g++) {
+			bool any = false;
+
+			for (j = i; j < c->nr_tables && !any; j++) {
+				const struct pb_cell *cell = pb_cmp_cell(&c->t[j], g);
+
+				any = !strcmp(c->t[j].sweep_base, t0->sweep_base) &&
+				      !strcmp(c->t[j].placement, c->t[i].placement) &&
+				      cell && cell->n;
+			}
+			n += any;
+		}
+	}
+	return n;
 }
 
 static void sweep_panel(struct plotter *p, int ti)
@@ -237,35 +625,61 @@ static void sweep_panel(struct plotter *p, int ti)
 	const struct pb_cmp *c = p->c;
 	const struct pb_table *t0 = &c->t[ti], **pts;
 	int i, j, g, npts, first = p->index, n = 0;
-	char title[300], ylabel[120];
+	char title[400], ylabel[120], linear[256] = "", what[64], more[200];
+	struct extent ext = { 0 };
+	struct stack st = { .nr = 0 };
+	struct dodge dg = { .n = sweep_count(c, ti) };
+	int first_group = 0;
+	bool marked = false;
+	size_t off = 0;
 
+	if (!dg.n)
+		return;
 	pts = malloc((size_t)c->nr_tables * sizeof(*pts));
 	if (!pts)
 		return;
+	fputs("unset label\n", p->gp);
+	dg.logx = sweep_tics(p, t0, &dg.step);
 	for (i = ti; i < c->nr_tables; i++) {
-		bool dup = false;
-
-		if (strcmp(c->t[i].sweep_base, t0->sweep_base))
-			continue;
-		for (j = ti; j < i; j++)
-			dup |= !strcmp(c->t[j].sweep_base, t0->sweep_base) &&
-			       !strcmp(c->t[j].placement, c->t[i].placement);
-		if (dup)
+		if (strcmp(c->t[i].sweep_base, t0->sweep_base) || !first_of_placement(c, ti, i))
 			continue;
 		for (npts = 0, j = i; j < c->nr_tables; j++)
 			if (!strcmp(c->t[j].sweep_base, t0->sweep_base) &&
 			    !strcmp(c->t[j].placement, c->t[i].placement))
 				pts[npts++] = &c->t[j];
 		qsort(pts, (size_t)npts, sizeof(*pts), cmp_x);
-		for (g = 0; g < c->nr_groups; g++)
-			n += sweep_series(p, pts, npts, c->order[g]);
+		for (g = 0; g < c->nr_groups; g++) {
+			int gi = c->order[g];
+
+			if (!sweep_series(p, pts, npts, gi, n, &dg, &ext, &st, &marked))
+				continue;
+			if (!n)
+				first_group = gi;
+			if ((p->base_group < 0 ? g == 0 : gi == p->base_group) &&
+			    off + 8 < sizeof(linear))
+				off += (size_t)snprintf(linear + off, sizeof(linear) - off,
+							"%s%d", off ? " " : "", n);
+			n++;
+		}
 	}
 	free(pts);
 	if (!n)
 		return;
-	snprintf(title, sizeof(title), "%s: %s against %s, with linear scaling",
-		 t0->sweep_base, t0->metric, t0->sweep_key);
-	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, t0->unit);
+	if (dg.logx) {
+		log_axis(p, &ext, n + marked + 1, true);
+	} else {
+		ext.lo = 0;
+		y_axis(p, &ext, true, n + marked + 1);
+	}
+	/* a baseline without this sweep: the first series' line */
+	if (!off)
+		snprintf(linear, sizeof(linear), "0");
+	fprintf(p->gp, "marked = %d\nlinear = \"%s\"\n", marked, linear);
+	snprintf(what, sizeof(what), "against %s", t0->sweep_key);
+	snprintf(more, sizeof(more), "; dashed: %s's linear scaling",
+		 off ? base_name_of(p) : c->groups[first_group]);
+	panel_title(p, t0, what, more, title, sizeof(title));
+	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
 	call_panel(p, "sweep.gp", first, n, title, ylabel, t0->sweep_key);
 }
 
@@ -360,7 +774,7 @@ static void gp_header(FILE *f, const struct plotter *p, const char *plotdir,
 			w, h);
 	else
 		fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
-			"\tset terminal pngcairo size %d,%d noenhanced\n} else {\n"
+			"\tset terminal pngcairo size %d,%d noenhanced font \",11\"\n} else {\n"
 			"\tset terminal png size %d,%d noenhanced\n}\n", w, h, w, h);
 	fputs("set output ", f);
 	gp_str(f, image);
@@ -436,11 +850,14 @@ static int plot_paths(const char *out, struct plot_paths *pp, char *err, size_t 
 	return 0;
 }
 
-/* The .gp: header, the panels, the end. */
+/* The .gp: header, the panels, the end; saved atomically. */
 static int write_gp(const struct plot_paths *pp, const struct plotter *p, const char *body,
 		    const char *plotdir, const char *out, char *err, size_t len)
 {
-	FILE *f = fopen(pp->gp, "w");
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+	int rc;
 
 	if (!f) {
 		snprintf(err, len, "%s: %s", pp->gp, strerror(errno));
@@ -448,21 +865,25 @@ static int write_gp(const struct plot_paths *pp, const struct plotter *p, const 
 	}
 	gp_header(f, p, plotdir, base_name(out), pp->svg);
 	fputs(body, f);
-	fputs("unset multiplot\nset output\n", f);
-	if (fclose(f)) {
-		snprintf(err, len, "%s: %s", pp->gp, strerror(errno));
-		return -1;
-	}
-	return 0;
+	fputs("unset multiplot\nset output", f);
+	rc = fclose(f) ? -1 : 0;
+	if (rc)
+		snprintf(err, len, "%s: out of memory", pp->gp);
+	else
+		rc = pb_file_save(pp->gp, text, false, err, len);
+	free(text);
+	return rc;
 }
 
+/* The .dat (saved atomically) and the panels' commands (*body). */
 static int write_data(struct plotter *p, const struct plot_paths *pp, char **body,
 		      char *err, size_t len)
 {
-	size_t blen = 0;
+	size_t blen = 0, dlen = 0;
+	char *dat = NULL;
 	int rc = 0;
 
-	p->dat = fopen(pp->dat, "w");
+	p->dat = open_memstream(&dat, &dlen);
 	p->gp = open_memstream(body, &blen);
 	if (!p->dat || !p->gp) {
 		snprintf(err, len, "%s: %s", pp->dat, strerror(errno));
@@ -474,18 +895,20 @@ static int write_data(struct plotter *p, const struct plot_paths *pp, char **bod
 	}
 	if (p->gp && fclose(p->gp))
 		rc = -1;
-	if (p->dat && fclose(p->dat) && !rc) {
-		snprintf(err, len, "%s: %s", pp->dat, strerror(errno));
+	if (p->dat && fclose(p->dat))
 		rc = -1;
-	}
 	if (!rc && !p->panels) {
 		snprintf(err, len, "nothing to plot: no job has values");
 		rc = -1;
 	}
+	if (!rc)
+		rc = pb_file_save(pp->dat, dat, false, err, len);
+	free(dat);
 	return rc;
 }
 
-int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len)
+int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char *err,
+		  size_t len)
 {
 	struct plotter p = { .c = c };
 	char gnuplot[PATH_MAX], plotdir[PATH_MAX], *body = NULL;
@@ -500,10 +923,17 @@ int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len
 	}
 	if (plot_paths(out, &pp, err, len))
 		return -2;
+	if (!c->order)
+		pb_cmp_order(c, false);
+	p.base_group = pb_cmp_resolve_baseline(c, baseline, err, len);
+	if (p.base_group == -2)
+		return -2;
 	if (find_plot_dir(plotdir, sizeof(plotdir))) {
 		snprintf(err, len, "the plot/ templates were not found (set PINBENCH_PLOT_DIR)");
 		return -1;
 	}
+	/* significance as compare judges it: over every cell, adjusted */
+	pb_cmp_adjust(c, p.base_group, true);
 	p.datname = base_name(pp.dat);
 	rc = write_data(&p, &pp, &body, err, len);
 	if (!rc)

@@ -11,9 +11,13 @@
 
 /*
  * Plot every table to out (.png or .svg), keeping out's .dat and .gp beside
- * it.  Returns 0, -1 on an error, -2 when gnuplot is not on PATH or out
- * does not end in .png or .svg.
+ * it.  Each cell is judged against baseline (a group name; NULL: the first
+ * in order) as compare judges it (pb_cmp_adjust, pb_cmp_eval): significant
+ * changes are labelled with their %, anomaly-marked cells ringed.  Returns
+ * 0, -1 on an error, -2 when gnuplot is not on PATH, out does not end in
+ * .png or .svg, or baseline is not a group.
  */
-int pb_plot_write(const struct pb_cmp *c, const char *out, char *err, size_t len);
+int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char *err,
+		  size_t len);
 
 #endif

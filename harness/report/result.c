@@ -107,19 +107,22 @@ static json_t *counters_json(const struct pb_result *r, const struct pb_rep *rep
 	return o;
 }
 
-static json_t *latency_json(const struct pb_hist *h)
+/* count, mean, min, "p50" ... (the job's percentiles=), max: µs */
+static json_t *latency_json(const struct pb_job *j, const struct pb_hist *h)
 {
+	json_t *o;
+	char name[32];
+
 	if (!h || !h->count)
 		return json_null();
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-			 "count", (json_int_t)h->count,
-			 "mean", pb_hist_mean(h) / 1e3,
-			 "min", h->min / 1e3,
-			 "p50", pb_hist_quantile(h, 0.50) / 1e3,
-			 "p90", pb_hist_quantile(h, 0.90) / 1e3,
-			 "p99", pb_hist_quantile(h, 0.99) / 1e3,
-			 "p99.9", pb_hist_quantile(h, 0.999) / 1e3,
-			 "max", h->max / 1e3);
+	o = json_pack("{s:I, s:f, s:f}", "count", (json_int_t)h->count,
+		      "mean", pb_hist_mean(h) / 1e3, "min", h->min / 1e3);
+	for (int i = 0; i < j->nr_pct; i++) {
+		snprintf(name, sizeof(name), "p%g", j->pct[i]);
+		json_object_set_new(o, name, json_real(pb_hist_quantile(h, j->pct[i] / 100) / 1e3));
+	}
+	json_object_set_new(o, "max", json_real(h->max / 1e3));
+	return o;
 }
 
 /* {"<group>": {figures}, ..., "total": {figures}} over window rep (-1: all counted) */
@@ -170,7 +173,7 @@ static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 		json_object_set_new(o, "lost_wait_s", json_real(rep->wait_s));
 	}
 	if (b->latency)
-		json_object_set_new(o, "latency", latency_json(rep->lat));
+		json_object_set_new(o, "latency", latency_json(r->job, rep->lat));
 	if (r->nr_tasks > 1 && rep->task_ops) {
 		json_t *a = json_array();
 
@@ -206,7 +209,7 @@ static json_t *summary_json(const struct pb_result *r)
 			for (int i = 0; i < r->nr_reps; i++)
 				if (r->reps[i].in_summary && r->reps[i].lat)
 					pb_hist_merge(all, r->reps[i].lat);
-			json_object_set_new(o, "latency", latency_json(all));
+			json_object_set_new(o, "latency", latency_json(r->job, all));
 			free(all);
 		}
 	}
@@ -220,20 +223,23 @@ int pb_instance_rates(const struct pb_result *r, double *min, double *max)
 
 	*min = INFINITY;
 	*max = 0;
-	for (int i = 0; i < r->nr_tasks; i++) {
-		double ops = 0, t = 0;
+	double *rates = calloc(r->nr_reps ? r->nr_reps : 1, sizeof(*rates));
+
+	/* per window, then the harmonic mean: as the summary averages rates */
+	for (int i = 0; rates && i < r->nr_tasks; i++) {
+		int k = 0;
 
 		for (int w = 0; w < r->nr_reps; w++)
-			if (r->reps[w].in_summary && r->reps[w].task_ops) {
-				ops += r->reps[w].task_ops[i];
-				t += r->reps[w].elapsed_s;
-			}
-		if (t <= 0)
+			if (r->reps[w].in_summary && !r->reps[w].stall && r->reps[w].task_ops &&
+			    r->reps[w].elapsed_s > 0)
+				rates[k++] = r->reps[w].task_ops[i] / r->reps[w].elapsed_s;
+		if (!k)
 			continue;
-		*min = fmin(*min, ops / t);
-		*max = fmax(*max, ops / t);
+		*min = fmin(*min, pb_harmonic_mean(rates, k));
+		*max = fmax(*max, pb_harmonic_mean(rates, k));
 		n++;
 	}
+	free(rates);
 	return n;
 }
 

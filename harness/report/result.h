@@ -11,7 +11,7 @@
 
 #include "core/runner.h"
 #include "lib/file.h"
-#include "report/schema.h"
+#include "lib/schema.h"
 
 struct pb_run {
 	const char		*label;
@@ -33,7 +33,10 @@ struct pb_run {
 };
 
 json_t *pb_run_json(const struct pb_run *run);
-/* Per role instance ops/s over the metric's windows: how many, min and max. */
+/*
+ * Per role instance ops/s over the metric's windows (the harmonic mean of
+ * its windows' rates, as the summary averages rates): how many, min and max.
+ */
 int pb_instance_rates(const struct pb_result *r, double *min, double *max);
 /* "ok", "skipped", "failed", "interrupted" */
 const char *pb_status_name(enum pb_status s);

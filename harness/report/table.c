@@ -171,12 +171,14 @@ static void print_latency(const struct pb_result *r, FILE *f)
 	for (int i = 0; i < r->nr_reps; i++)
 		if (r->reps[i].in_summary && r->reps[i].lat)
 			pb_hist_merge(all, r->reps[i].lat);
-	if (all->count)
-		fprintf(f, "  %-13s latency us: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f"
-			"  (%llu ops)\n", r->placement, pb_hist_quantile(all, 0.5) / 1e3,
-			pb_hist_quantile(all, 0.9) / 1e3, pb_hist_quantile(all, 0.99) / 1e3,
-			pb_hist_quantile(all, 0.999) / 1e3, all->max / 1e3,
+	if (all->count) {
+		fprintf(f, "  %-13s latency us:", r->placement);
+		for (int i = 0; i < r->job->nr_pct; i++)
+			fprintf(f, " p%g %.2f ", r->job->pct[i],
+				pb_hist_quantile(all, r->job->pct[i] / 100) / 1e3);
+		fprintf(f, " max %.2f  (%llu ops)\n", all->max / 1e3,
 			(unsigned long long)all->count);
+	}
 	free(all);
 }
 

@@ -120,6 +120,66 @@ assert abs(d['effective_mhz'] - 2000.9) < 0.5
 assert {a['kind'] for a in d['anomalies']} >= {'counter-multiplexed', 'frequency-low'}
 "
 
+# every form perf stat writes: this machine's perf 6.1 (no PMU), and the
+# shapes of perf 4.19, 5.10 and a newer 6.x
+for f in default x-comma x-semicolon x-colon x-tab json I100 I100-x-comma I100-json \
+	r3 r3-x-comma r3-json; do
+	doc "" --perf-stat $P/perf61-kvm-$f.txt --nominal-mhz 3000
+	check "perf 6.1 $f: read, cycles <not supported> shown as such" sh -c \
+		"[ \$(cat $T/rc) = 1 ] && grep -q '^  cycles  *<not supported>  *-' $T/out && \
+		grep -q 'counter-unsupported: .*cycles, instructions' $T/out"
+	check "perf 6.1 $f: no '100.00%' on an uncounted event" \
+		sh -c "! grep -E '<not (supported|counted)> +[0-9]' $T/out"
+done
+doc "" --perf-stat $P/perf61-kvm-x-semicolon.txt
+check "-x';': the separator named" has "^perf stat output .* (CSV, separator ';', 6 events)"
+doc "" --perf-stat $P/perf61-kvm-x-tab.txt
+check "-x tab: the separator named" has "separator '[\\]t'"
+doc "" --perf-stat $P/perf61-kvm-I100.txt
+check "-I 100: the intervals counted" has "^intervals: 4, 0.100 s to 0.352 s (2 flagged, 2 counted nothing)"
+check "-I 100: an idle interval said so" has "^      0.200518 s  idle "
+check "-I 100: the flagged intervals summed up" \
+	has "interval-flagged: 2 of 4 intervals flagged (2 counted nothing)"
+doc "" --perf-stat $P/perf61-kvm-I100-summary-x-comma.txt
+check "-I 100 --summary -x,: the whole is perf's summary, not twice the counts" sh -c \
+	"grep -q '3 intervals; below perf.s --summary' $T/out && grep -q '^  task-clock  *0.69 msec' $T/out"
+doc "" --perf-stat $P/perf61-kvm-I100-json.txt --format json
+check "-I 100 -j: json with four intervals" python3 -c "
+import json
+d = json.load(open('$T/out'))
+assert d['format'] == 'json' and len(d['intervals']) == 4, d.keys()
+assert [i['idle'] for i in d['intervals']] == [False, True, True, False]
+cyc = [e for e in d['events'] if e['name'] == 'cycles'][0]
+assert cyc['status'] == 'not supported' and cyc['percent'] is None and cyc['value'] is None
+"
+doc "" --perf-stat $P/perf61-kvm-r3.txt
+check "-r 3: runs and variance shown" sh -c "grep -q '(text, 6 events, 3 runs, 0.102 s elapsed +- 0.25 %)' $T/out && \
+	grep -q '^  task-clock  *0.79 msec  *100.00%  *14.53%' $T/out"
+check "-r 3: a large variance is a warning" \
+	has "warn  counter-variance: run-to-run variance above 5 % over 3 runs: task-clock +- 14.53 %"
+doc "" --perf-stat $P/perf419-r5-text.txt --nominal-mhz 3000
+check "perf 4.19 text: task-clock (msec), 2.00 GHz vs 3.00 flagged" sh -c \
+	"grep -q '^  task-clock  *2004.18 msec' $T/out && grep -q 'error frequency-low: effective clock 2.00 GHz' $T/out && \
+	grep -q 'counter-variance: .*cycles +- 9.08 %' $T/out"
+doc "" --perf-stat $P/perf510-r3-text.txt --nominal-mhz 3600
+check "perf 5.10 text -r 3 at its nominal: nothing flagged, exit 0" sh -c \
+	"[ \$(cat $T/rc) = 0 ] && grep -q 'verdict: nothing flagged' $T/out"
+doc "" --perf-stat $P/perf510-I1000-x-semicolon.txt --nominal-mhz 3000
+check "perf 5.10 -I -x';': the slow second second flagged" sh -c \
+	"grep -q '^      2.000235 s  flagged  1.60 GHz  error frequency-low' $T/out && \
+	grep -q 'error interval-flagged: 1 of 3 intervals flagged' $T/out"
+doc "" --perf-stat $P/perf6new-r5-json.txt --nominal-mhz 3000
+check "newer perf 6.x json: <not counted> kept, cycles 2.00 GHz" sh -c \
+	"grep -q '^  branches  *<not counted>  *-' $T/out && grep -q 'effective clock 2.00 GHz (cycles / task-clock)' $T/out"
+doc "" --perf-stat $P/edited-ghz-text.txt --nominal-mhz 3000
+check "perf's own GHz disagreeing with cycles / task-clock: flagged" \
+	has "clock-inconsistent: perf's own figure 3.500 GHz"
+doc $S/good --perf-stat $P/perf419-r5-text.txt
+check "no --nominal-mhz: says it judged against this host's and how to change that" \
+	has "^judged against this host's nominal 3.00 GHz (from model-name); pass --nominal-mhz for the machine the paste came from"
+doc "" --perf-stat $P/perf419-r5-text.txt --nominal-mhz 3000
+check "--nominal-mhz given: no 'this host' note" hasnt "this host"
+
 # usage
 doc "" --bogus
 check "unknown option: exit 2 with a message" sh -c "[ \$(cat $T/rc) = 2 ] && grep -q 'unknown argument' $T/out"

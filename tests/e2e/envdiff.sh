@@ -130,7 +130,7 @@ check "json: one machine, no differences (an empty array)" \
 check "csv: data rows only, no difference lines" sh -c "! grep -q 'differ' '$T/abc.csv'"
 
 # An old result (no environment, no topology): only what it does say is compared.
-$G -o "$T/old.json" --label 5.0 --seed 5
+$G -o "$T/old.json" --label 5.0 --seed 5 --old
 "$PB" compare --format json "$T/r/a.json" "$T/old.json" >"$T/old.out" 2>"$T/err"
 check "a result without an environment: no differences invented" \
 	pyjson "$T/old.out" '[x["kind"] for x in d["environment_differences"]] == ["cpu_model"]'

@@ -38,6 +38,11 @@ for j in jobs:
     for r in j["repeats"]:
         passes.setdefault(r["pass"], []).append(r)
     assert passes and all(len(v) == 2 for v in passes.values()), where
+    pi = j.get("per_instance")	# averaged as the total is: one worker is the total
+    assert pi and pi["min_ops_per_s"] <= pi["max_ops_per_s"] <= j["summary"]["mean"] * (1 + 1e-9), \
+        "%s: per instance %s, total %s" % (where, pi, j["summary"]["mean"])
+    if nt == 1:
+        assert abs(pi["max_ops_per_s"] - j["summary"]["mean"]) <= 1e-6 * j["summary"]["mean"], where
     # Over the job, not per repeat: on a shared 2-CPU machine another
     # pinned load can starve a worker for a whole 0.3 s window; pinbench
     # must then flag it, one "stall" per empty window.

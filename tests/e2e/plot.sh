@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # pinbench plot and nightly on generated result files: PNG and SVG images
-# valid, .dat and .gp kept and rerunnable, no gnuplot: exit 2; the nightly
+# valid, .dat and .gp kept and rerunnable, the marks (% and rings),
+# --baseline, no gnuplot: exit 2; the nightly
 # run with a stand-in for `pinbench run` (PINBENCH_SELF): report.md,
 # report.png, exit 1 on a regression.  One TAP line per check.
 . "$(dirname "$0")/lib.sh"
@@ -9,7 +10,8 @@ need_pinbench
 genresults
 mkdir "$T/r"
 $G -o "$T/r/1.json" --label 6.1 --seed 1 --sweep --latency --derived &&
-$G -o "$T/r/2.json" --label 6.2 --seed 2 --sweep --latency --derived --shift 4
+$G -o "$T/r/2.json" --label 6.2 --seed 2 --sweep --latency --derived --shift 4 \
+	--anomaly noisy:stream:same-cpu
 ok $? "fixtures generated"
 
 # Without gnuplot on PATH: a clear message and exit 2.
@@ -21,7 +23,8 @@ ok $? "no gnuplot on PATH: exit 2 with a message (exit $rc)"
 ok $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
 
 if ! command -v gnuplot >/dev/null 2>&1; then
-	for w in "png made" "png signature" "dat and gp kept" "gp reruns" "svg made" \
+	for w in "png made" "png signature" "dat and gp kept" "gp reruns" "marks" "baseline" \
+		 "unknown baseline" "latency then sweep" "baseline without the sweep" "svg made" \
 		 "svg root element" "nightly"; do
 		skip "$w: gnuplot not installed"
 	done
@@ -40,6 +43,30 @@ ok $? "out.dat and out.gp kept beside the image, with means, sweep and latency p
 rm -f "$T/out.png"
 (cd "$T" && gnuplot out.gp) 2>"$T/err" && [ -s "$T/out.png" ]
 ok $? "gnuplot out.gp remakes the image"
+grep -q 'set label "[+-][0-9.]* %"' "$T/out.gp" && grep -q 'point pt 6' "$T/out.gp" &&
+	! grep -q 'e+0' "$T/out.gp"
+ok $? "out.gp labels significant changes and rings the anomaly; no 1e+06 tick formats"
+"$PB" plot --baseline 6.2 "$T/r" -o "$T/b.png" >/dev/null 2>"$T/err" &&
+	grep -q "significant change against 6.2" "$T/b.gp"
+ok $? "plot --baseline 6.2: the changes are against 6.2"
+"$PB" plot --baseline 9.9 "$T/r" -o "$T/b9.png" >/dev/null 2>"$T/err"
+rc=$?
+[ $rc = 2 ] && grep -q "baseline '9.9' not found; have: 6.1 6.2" "$T/err"
+ok $? "plot --baseline 9.9 (not a label): exit 2 naming the labels (exit $rc)"
+# A latency panel before a sweep's (tables in first-seen order): the log y
+# scale of the one must not carry over to the other.
+mkdir "$T/o"
+$G -o "$T/o/1.json" --label 6.1 --seed 1 --latency && $G -o "$T/o/2.json" --label 6.1 \
+	--seed 2 --sweep && $G -o "$T/o/3.json" --label 6.2 --seed 3 --latency --sweep &&
+	"$PB" plot "$T/o" -o "$T/o.png" >/dev/null 2>"$T/err" && [ ! -s "$T/err" ] &&
+	[ "$(grep -n 'latency.gp' "$T/o.gp" | cut -d: -f1)" -lt \
+	  "$(grep -n 'sweep.gp' "$T/o.gp" | cut -d: -f1)" ]
+ok $? "a latency panel then a sweep panel: drawn, gnuplot quiet" "$T/err"
+mkdir "$T/nb"
+$G -o "$T/nb/1.json" --label 6.1 --seed 1 --sweep && $G -o "$T/nb/2.json" --label 6.2 --seed 2 &&
+	"$PB" plot --baseline 6.2 "$T/nb" -o "$T/nb.png" >/dev/null 2>"$T/err" &&
+	grep -q "dashed: 6.1''s linear scaling" "$T/nb.gp"
+ok $? "--baseline a label without the sweep: the first series' linear line" "$T/err"
 "$PB" plot "$T/r" -o "$T/out.svg" >/dev/null 2>"$T/err"
 ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"

@@ -274,4 +274,6 @@ check "test_spin_ns=200000: every repeat's rtt is at least 200 µs" pyjson "$T/s
 $PB list --format json >"$T/list.json"
 check "list --format json" pyjson "$T/list.json" \
 	'any(b["name"] == "pipe" and b["metric"]["name"] for b in d["benches"]) and any(k["name"] == "repeats" for k in d["common_keys"])'
+check "list --format json: pipe's metrics by pattern (rtt µs, throughput MB/s)" pyjson "$T/list.json" \
+	'[(m["name"], m["unit"], m["when"]) for b in d["benches"] if b["name"] == "pipe" for m in b["metrics"]] == [("rtt", "µs", "pattern=pingpong"), ("throughput", "MB/s", "pattern=stream")]'
 done_testing

@@ -84,4 +84,14 @@ exits2 "job file: size over the IPv4 limit names file:line" "$T/big.ini:1: job '
 	"$PB" run "$T/big.ini"
 printf '[x]\nbench=udpping\nconnected=maybe\n' >"$T/conn.ini"
 exits2 "job file: bad bool names file:line" "$T/conn.ini:3: connected" "$PB" run "$T/conn.ini"
+printf '[x]\nbench=udpping\npercentiles=50,100\n' >"$T/pct.ini"
+exits2 "job file: percentiles=50,100 names file:line" "$T/pct.ini:3: percentiles" "$PB" run "$T/pct.ini"
+
+# percentiles=: the ones asked for, in the JSON and the text, sorted, min and max always
+$PB bench udpping cpus=0,0 percentiles=99.99,50,50 --repeats 1 --duration 0.2 --warmup 0 \
+	--events none -o "$T/pct" >"$T/pct.out" 2>"$T/err"
+J=$(result_of "$T/pct.out")
+check "percentiles=99.99,50,50: summary latency has p50 and p99.99 only, and min, max" pyjson "$J" \
+	'[k for k in d["jobs"][0]["summary"]["latency"]] == ["count", "mean", "min", "p50", "p99.99", "max"]'
+check "percentiles=: the text shows them" grep -Eq 'latency us: p50 [0-9.]+ +p99.99 [0-9.]+ +max' "$T/pct.out"
 done_testing

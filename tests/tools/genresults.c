@@ -45,6 +45,7 @@ struct gen_spec {
 	bool		derived;	/* write the "derived" per-op object */
 	bool		latency;	/* add a latency job (udp-rr) */
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
+	bool		old;		/* as an older writer: no host topology */
 };
 
 static const char *const gen_placements[] = {
@@ -236,6 +237,110 @@ static void gen_extra_jobs(const struct gen_spec *s, struct gen_rng *r, json_t *
 	}
 }
 
+/* Student's t, two-sided 95 %, for df 1 .. 10; 1.96 beyond. */
+static double gen_t95(int df)
+{
+	static const double t[] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262, 2.228 };
+
+	return df >= 1 && df <= 10 ? t[df - 1] : 1.96;
+}
+
+static int gen_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A summary of the repeats' values, every field pinbench writes. */
+static json_t *gen_summary(json_t *job, json_t *old)
+{
+	const char *unit = json_string_value(json_object_get(json_object_get(job, "metric"),
+							     "unit"));
+	json_t *reps = json_object_get(job, "repeats"), *o;
+	double v[256], sum = 0, ss = 0, mean, sd, half;
+	size_t l = unit ? strlen(unit) : 0, i;
+	int n = 0;
+
+	json_array_foreach(reps, i, o)
+		if (n < 256)
+			sum += (v[n++] = json_number_value(json_object_get(o, "value")));
+	if (!n)
+		return json_null();
+	mean = sum / n;
+	for (i = 0; i < (size_t)n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	half = gen_t95(n - 1) * sd / sqrt(n);
+	qsort(v, (size_t)n, sizeof(*v), gen_cmp);
+	o = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:[f, f], s:s}", "n", n, "mean", mean,
+		      "stddev", sd, "min", v[0], "median", n % 2 ? v[n / 2] :
+		      (v[n / 2 - 1] + v[n / 2]) / 2, "max", v[n - 1], "cv", mean ? sd / mean : 0,
+		      "ci95", mean - half, mean + half, "mean_kind",
+		      l >= 2 && !strcmp(unit + l - 2, "/s") ? "harmonic" : "arithmetic");
+	if (o && json_object_get(old, "latency"))
+		json_object_set(o, "latency", json_object_get(old, "latency"));
+	return o;
+}
+
+/*
+ * Every field a pinbench-result/1 file of this version has, so that the
+ * fixtures pass schemas/pinbench-result-1.schema.json (tests/e2e/schemas.sh):
+ * neutral values where the generator has nothing to say.
+ */
+static void gen_complete(const struct gen_spec *s, json_t *root)
+{
+	json_t *host = json_object_get(root, "host"), *jobs = json_object_get(root, "jobs");
+	json_t *job, *r, *a, *lat;
+	size_t i, k;
+
+	json_object_set_new(host, "nominal", json_pack("{s:n, s:s}", "mhz", "source", "unknown"));
+	if (!s->old)
+		json_object_set_new(host, "topology", json_pack("{s:i, s:i, s:i, s:i, s:i, s:b}",
+				    "packages", 1, "cores", 4, "pus", 4, "llcs", 1,
+				    "numa_nodes", 1, "smt", 0));
+	json_object_set_new(root, "finished", json_string("2026-01-01T00:01:00Z"));
+	json_object_set_new(root, "jobs_planned", json_integer((json_int_t)json_array_size(jobs)));
+	json_object_set_new(root, "rounds", json_integer(1));
+	json_object_set_new(root, "seed", json_null());
+	json_object_set_new(root, "anomalies", json_array());
+	json_array_foreach(jobs, i, job) {
+		double wall = 0;
+
+		json_array_foreach(json_object_get(job, "repeats"), k, r) {
+			double ops = json_number_value(json_object_get(r, "ops"));
+			double el = json_number_value(json_object_get(r, "elapsed_s"));
+
+			wall += el;
+			json_object_set_new(r, "ops_per_s", json_real(el > 0 ? ops / el : 0));
+			json_object_set_new(r, "stall", json_false());
+			/* counted in the metric's windows, as counting=inline does */
+			json_object_set_new(r, "pass", json_object_get(r, "counters") ?
+					    json_integer(0) : json_null());
+			json_object_set_new(r, "in_summary", json_true());
+		}
+		json_array_foreach(json_object_get(job, "anomalies"), k, a)
+			if (!json_object_get(a, "advice"))
+				json_object_set_new(a, "advice", json_string(""));
+		lat = json_object_get(json_object_get(job, "summary"), "latency");
+		if (lat && !json_object_get(lat, "count")) {
+			double p50 = json_number_value(json_object_get(lat, "p50"));
+
+			json_object_set_new(lat, "count", json_integer(100000));
+			json_object_set_new(lat, "mean", json_real(gen_round(p50 * 1.05, 100)));
+			json_object_set_new(lat, "min", json_real(gen_round(p50 * 0.8, 100)));
+		}
+		json_object_set_new(job, "summary", gen_summary(job, json_object_get(job, "summary")));
+		json_object_set_new(job, "round", json_integer(1));
+		json_object_set_new(job, "events", json_array());
+		json_object_set_new(job, "passes", json_array());
+		json_object_set_new(job, "clock", json_array());
+		json_object_set_new(job, "other_busy_frac", json_null());
+		json_object_set_new(job, "wall_s", json_real(wall + 0.5));
+	}
+}
+
 static json_t *gen_result(const struct gen_spec *s)
 {
 	struct gen_rng r = { s->seed };
@@ -254,7 +359,7 @@ static json_t *gen_result(const struct gen_spec *s)
 			 "started", "2026-01-01T00:00:00Z", "label", s->label,
 			 "config", s->config ? s->config : "configs/gen.ini", "cmdline", "genresults", "jobs", jobs);
 	if (root)
-		json_object_set_new(root, "anomalies", json_array());
+		gen_complete(s, root);
 	if (root && s->run_error)
 		json_array_append_new(json_object_get(root, "anomalies"),
 				      json_pack("{s:s, s:s, s:s}", "kind", s->run_error,
@@ -313,7 +418,7 @@ static const char gen_usage[] =
 	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
-	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND]\n";
+	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -345,6 +450,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'M': s->cpu_model = a; break;
 	case 'T': s->topology = a; break;
 	case 'R': s->run_error = a; break;
+	case 'O': s->old = true; break;
 	default: return -1;
 	}
 	return 0;
@@ -361,7 +467,7 @@ int main(int argc, char **argv)
 		{ "latency", 0, NULL, 'L' }, { "sweep", 0, NULL, 'W' }, { "schema", 1, NULL, 'X' },
 		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
-		{ "run-error", 1, NULL, 'R' },
+		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;

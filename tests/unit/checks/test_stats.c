@@ -131,6 +131,25 @@ static void test_summary_arith(void **state)
 }
 
 /*
+ * n=2 rtts {1, 20}: mean 10.5, h = 12.7062 * 13.4350 / sqrt(2) = 120.71:
+ * [-110.2, 131.2] clipped to [0, 131.2], as no value is negative; with a
+ * negative value the interval stays as it is.
+ */
+static void test_summary_clip_zero(void **state)
+{
+	const double v[] = { 1, 20 }, w[] = { -1, 20 };
+	struct pb_summary s;
+
+	(void)state;
+	assert_int_equal(pb_summarize(v, 2, false, &s), 0);
+	NEAR(s.ci_lo, 0, 0);
+	NEAR(s.ci_hi, 10.5 + 12.706205 * sqrt(180.5) / sqrt(2), 1e-4);
+	assert_int_equal(pb_summarize(w, 2, false, &s), 0);
+	NEAR(s.ci_lo, 9.5 - 12.706205 * sqrt(220.5) / sqrt(2), 1e-4);
+	assert_true(s.ci_lo < -100);
+}
+
+/*
  * Rates {1, 2, 4}: harmonic mean 3 / (1 + 1/2 + 1/4) = 3 / 1.75 = 12/7.
  * Inverses {1, 0.5, 0.25}: mean 0.583333, deviations 0.416667, -0.083333,
  * -0.333333; squares sum 0.173611+0.006944+0.111111 = 0.291667; variance
@@ -444,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_t95_fractional),
 		cmocka_unit_test(test_t_pvalue),
 		cmocka_unit_test(test_summary_arith),
+		cmocka_unit_test(test_summary_clip_zero),
 		cmocka_unit_test(test_summary_rate_unbounded),
 		cmocka_unit_test(test_summary_rate_bounds),
 		cmocka_unit_test(test_summary_n1),

@@ -5,7 +5,8 @@
  * missing cells, metric direction, exit codes, golden outputs, the trust
  * test (A/A and a 5 % shift), plot files, the nightly run.
  *
- * UPDATE_GOLDEN=1 rewrites tests/golden/compare-*.{txt,md,csv}.
+ * UPDATE_GOLDEN=1 rewrites tests/golden/compare-*.{txt,md,csv} and
+ * tests/golden/plot-*.{gp,dat}.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -756,32 +757,50 @@ static void golden_fixtures(void)
 	gen(&s, "g/f5.json");
 }
 
-static void golden_check(const char *fmt, const char *file)
+/* A file's text, without the lines that start with skip (NULL: none). */
+static char *text_of(const char *path, const char *skip)
 {
-	char dir[512], *out, *want = NULL;
-	long n = 0;
+	char line[4096], *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r"), *m;
+
+	if (!f)
+		fail_msg("%s: missing (run from the top folder; UPDATE_GOLDEN=1 makes it)", path);
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	while (fgets(line, sizeof(line), f))
+		if (!skip || strncmp(line, skip, strlen(skip)))
+			fputs(line, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* out against the golden file (UPDATE_GOLDEN=1: rewritten first). */
+static void golden_match(const char *out, const char *file)
+{
+	char *want;
 	FILE *f;
 
-	path_in(dir, sizeof(dir), "g");
-	assert_int_equal(run_cmd(cmd_compare, &out, 6, "compare", "--format", fmt,
-				 "--baseline", "2.6.29", dir), 0);
 	if (getenv("UPDATE_GOLDEN")) {
 		f = fopen(file, "w");
 		assert_non_null(f);
 		fputs(out, f);
 		fclose(f);
 	}
-	f = fopen(file, "r");
-	if (!f)
-		fail_msg("%s: missing (run from the top folder; UPDATE_GOLDEN=1 makes it)", file);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	want = calloc(1, (size_t)n + 1);
-	assert_int_equal(fread(want, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	want = text_of(file, NULL);
 	assert_string_equal(out, want);
 	free(want);
+}
+
+static void golden_check(const char *fmt, const char *file)
+{
+	char dir[512], *out;
+
+	path_in(dir, sizeof(dir), "g");
+	assert_int_equal(run_cmd(cmd_compare, &out, 6, "compare", "--format", fmt,
+				 "--baseline", "2.6.29", dir), 0);
+	golden_match(out, file);
 	free(out);
 }
 
@@ -908,6 +927,147 @@ static void test_plot_no_gnuplot(void **state)
 		setenv("PATH", path, 1);
 	free(path);
 	free(out);
+}
+
+/* How many lines of text hold s. */
+static int count_lines_with(const char *text, const char *s)
+{
+	const char *line, *nl;
+	int n = 0;
+
+	for (line = text; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		n += memmem(line, (size_t)(nl - line), s, strlen(s)) != NULL;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * A stand-in for gnuplot on PATH: it makes the image its .gp names, so that
+ * what is drawn (the .gp and .dat) is checked on any machine.
+ */
+static void fake_gnuplot(char *bindir, size_t len)
+{
+	char path[600];
+	FILE *f;
+
+	snprintf(bindir, len, "%s/fakebin", tmpdir);
+	mkdir(bindir, 0755);
+	snprintf(path, sizeof(path), "%s/gnuplot", bindir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nf=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\")\n"
+	      "printf x > \"$f\"\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* The golden plot's fixtures: three labels, an anomaly, a sweep, a latency job. */
+static void plot_fixtures(const char *sub)
+{
+	char name[64];
+	struct gen_spec s;
+
+	gen_defaults(&s);
+	s.latency = true;
+	s.sweep = true;
+	s.label = "6.1";
+	s.seed = 1;
+	snprintf(name, sizeof(name), "%s/1.json", sub);
+	gen(&s, name);
+	s.label = "6.2";
+	s.seed = 2;
+	s.shift = 0.04;
+	s.anomaly = "noisy:stream:same-cpu";
+	snprintf(name, sizeof(name), "%s/2.json", sub);
+	gen(&s, name);
+	s.label = "6.3";
+	s.seed = 3;
+	s.shift = -0.02;
+	s.anomaly = NULL;
+	snprintf(name, sizeof(name), "%s/3.json", sub);
+	gen(&s, name);
+}
+
+/* Plot dir into tmpdir/pg/NAME.png with the fake gnuplot; 0 or plot's exit code. */
+static int plot_fake(const char *dir, const char *name, const char *baseline, char **gp,
+		     char **dat)
+{
+	char bin[520], png[600], path[600], tpl[PATH_MAX], *oldpath, *out;
+	int rc;
+
+	assert_non_null(realpath("plot", tpl));
+	setenv("PINBENCH_PLOT_DIR", tpl, 1);
+	fake_gnuplot(bin, sizeof(bin));
+	oldpath = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	snprintf(path, sizeof(path), "%s:%s", bin, oldpath);
+	setenv("PATH", path, 1);
+	snprintf(png, sizeof(png), "%s/%s.png", dir, name);
+	if (baseline)
+		rc = run_cmd(cmd_plot, &out, 6, "plot", "--baseline", baseline, dir, "-o", png);
+	else
+		rc = run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", png);
+	setenv("PATH", oldpath, 1);
+	free(oldpath);
+	free(out);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
+	*gp = text_of(path, "plotdir = ");	/* the only line that names this machine */
+	snprintf(path, sizeof(path), "%s/%s.dat", dir, name);
+	*dat = text_of(path, NULL);
+	return 0;
+}
+
+/*
+ * What is drawn, against tests/golden/plot-kernels.{gp,dat} (UPDATE_GOLDEN=1
+ * rewrites them): points, not lines, for the labels; the significant
+ * changes labelled with their %, as compare judges them; the anomaly ring;
+ * the sweep's ticks at 1, 2, 4, 8 threads and SI axis; --baseline moves
+ * the labels; an unknown one is exit 2.
+ */
+static void test_plot_golden(void **state)
+{
+	char dir[512], *gp, *dat, *gp2, *dat2, *cmp, *p;
+	int nlabels = 0;
+
+	(void)state;
+	path_in(dir, sizeof(dir), "pg");
+	mkdir(dir, 0755);
+	plot_fixtures("pg");
+	assert_int_equal(plot_fake(dir, "kernels", NULL, &gp, &dat), 0);
+	golden_match(gp, "tests/golden/plot-kernels.gp");
+	golden_match(dat, "tests/golden/plot-kernels.dat");
+	assert_null(strstr(gp, "yerrorlines"));
+	assert_non_null(strstr(gp, "call plotdir.\"/means.gp\" 'kernels.dat' \"0\" \"2\" "
+			       "'pingpong: rtt per label (lower is better)'"));
+	assert_non_null(strstr(gp, "set xtics ('6.1' 0, '6.2' 1, '6.3' 2)"));
+	assert_non_null(strstr(gp, "set xtics (\"1\" 1, \"2\" 2, \"4\" 4, \"8\" 8)"));
+	assert_non_null(strstr(gp, "set ytics (\"0\" 0, \"2 M\" 2000000, \"4 M\" 4000000"));
+	/* the ring: 6.2's stream same-cpu, at x 1 - 0.15 */
+	assert_non_null(strstr(gp, "set label \"\" at 0.85,"));
+	assert_non_null(strstr(gp, "marked = 1"));
+	/* every % label is a change compare calls significant, against 6.1 */
+	assert_int_equal(run_cmd(cmd_compare, &cmp, 4, "compare", "--format", "csv", dir), 0);
+	for (p = gp; (p = strstr(p, "set label \"")) != NULL; p++)
+		nlabels += p[11] == '+' || p[11] == '-';
+	assert_true(nlabels > 0);
+	assert_int_equal(nlabels, count_lines_with(cmp, ",true,"));
+	free(cmp);
+	/* no bar below 0: every lo in the .dat is >= 0 */
+	assert_null(strstr(dat, " -"));
+	assert_int_equal(plot_fake(dir, "b62", "6.2", &gp2, &dat2), 0);
+	assert_non_null(strstr(gp2, "significant change against 6.2"));
+	assert_string_not_equal(gp, gp2);
+	free(gp2);
+	free(dat2);
+	assert_int_equal(plot_fake(dir, "bx", "6.9", &gp2, &dat2), 2);
+	free(gp);
+	free(dat);
 }
 
 /* ---- nightly ---- */
@@ -1069,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_no_gnuplot),
+		cmocka_unit_test(test_plot_golden),
 		cmocka_unit_test(test_nightly),
 		cmocka_unit_test(test_nightly_cannot_run),
 	};
