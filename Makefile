@@ -59,7 +59,8 @@ tests: $(TESTS) pinbench
 deps:
 	@sh tests/deps.sh
 
-check: deps
+check:
+	@sh tests/deps.sh --check
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh
 

@@ -13,13 +13,19 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "report/compare.h"
+#include "report/fleet.h"
 
 static const char compare_usage[] =
 	"usage: pinbench compare [OPTIONS] PATH...\n"
 	"Compare result files (or folders of them, recursively): one table per job and\n"
 	"placement, a row per label, the change against a baseline and its significance.\n"
-	"  --group-by label|kernel|host|peer  rows are labels (default), kernels, hosts,\n"
-	"                                 or the hosts of the pinbench server peer\n"
+	"  --group-by label|kernel|host|peer|class  rows are labels (default), kernels,\n"
+	"                                 hosts, the hosts of the pinbench server peer, or\n"
+	"                                 host classes (CPU model and topology)\n"
+	"  --by-class                     many machines: one comparison per host class\n"
+	"                                 (CPU model and topology), never two classes in\n"
+	"                                 one table, then the fleet summary: per class the\n"
+	"                                 cells that regressed (text or markdown)\n"
 	"  --order version|given          order rows as versions (default) or as read\n"
 	"  --baseline LABEL               compare against LABEL (default: the first row)\n"
 	"  --min-change PCT               noise floor for a significant change (default 1)\n"
@@ -90,7 +96,8 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */
-static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail)
+static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail,
+			bool *by_class)
 {
 	const struct pb_opt t[] = {
 		{ "group-by", 0, true, NULL, NULL, opt_group },
@@ -99,6 +106,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "format", 0, true, NULL, NULL, opt_choice },
 		{ "fail-on-regression", 0, false, fail, NULL, NULL },
+		{ "by-class", 0, false, by_class, NULL, NULL },
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
 		{ "allow-different", 0, true, NULL, &o->allow_different, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
@@ -127,17 +135,101 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
 	return rc ? 2 : 0;
 }
 
+/* The hosts of class k: "a, b"; its files counted. */
+static void class_hosts(char **paths, int n, struct pb_fleet_class *k)
+{
+	struct pb_cmp hc = { .by = PB_GROUP_HOST, .only_class = k->name };
+	char err[512];
+	size_t off = 0;
+
+	if (!pb_cmp_load_all(&hc, paths, n, err, sizeof(err)))
+		for (int i = 0; i < hc.nr_groups && off < sizeof(k->hosts); i++)
+			off += (size_t)snprintf(k->hosts + off, sizeof(k->hosts) - off, "%s%s",
+						i ? ", " : "", hc.groups[i]);
+	k->files = hc.nr_files;
+	pb_cmp_free(&hc);
+}
+
+/* One class's comparison, headed by its name and hosts; 0, or 2 with the error said. */
+static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i, int nr,
+			 struct pb_fleet_class *k)
+{
+	struct pb_cmp cc = { .by = o->by, .only_class = k->name };
+	bool md = o->format == PB_FMT_MARKDOWN;
+	char err[512];
+	int rc = 0;
+
+	class_hosts(paths, n, k);
+	printf(md ? "## host class %d of %d: %s\n\nhosts: %s\n\n" :
+	       "=== host class %d of %d: %s\n    hosts: %s\n\n", i + 1, nr, k->name, k->hosts);
+	if (pb_cmp_load_all(&cc, paths, n, err, sizeof(err)) ||
+	    pb_cmp_comparable(&cc, o->allow_different, err, sizeof(err))) {
+		fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+		rc = 2;
+	} else if (o->baseline && pb_cmp_find_group(&cc, o->baseline) < 0) {
+		snprintf(k->note, sizeof(k->note), "no results grouped as %s", o->baseline);
+		printf("not compared: %s\n\n", k->note);
+	} else {
+		pb_cmp_order(&cc, o->order_given);
+		if (pb_cmp_report(&cc, o, stdout, err, sizeof(err)) < 0 ||
+		    pb_fleet_collect(&cc, o, k)) {
+			fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+			rc = 2;
+		}
+		k->compared = true;
+		printf("\n");
+	}
+	pb_cmp_free(&cc);
+	return rc;
+}
+
+/* compare --by-class: a comparison per host class, then the fleet summary. */
+static int compare_fleet(char **paths, int n, const struct pb_cmp_opts *o, bool fail)
+{
+	struct pb_cmp all = { .by = PB_GROUP_CLASS };
+	struct pb_fleet_class *v = NULL;
+	int rc, nr = 0, total = 0;
+
+	if (o->format != PB_FMT_TEXT && o->format != PB_FMT_MARKDOWN) {
+		fprintf(stderr, "pinbench compare: --by-class writes text or markdown\n");
+		return 2;
+	}
+	rc = pb_cli_load(&all, paths, n, "compare");
+	if (!rc) {
+		nr = all.nr_groups;
+		v = calloc((size_t)nr, sizeof(*v));
+		if (!v) {
+			fprintf(stderr, "pinbench compare: out of memory\n");
+			rc = 2;
+		}
+	}
+	for (int i = 0; !rc && i < nr; i++) {
+		snprintf(v[i].name, sizeof(v[i].name), "%s", all.groups[i]);
+		rc = compare_class(paths, n, o, i, nr, &v[i]);
+	}
+	if (!rc)
+		total = pb_fleet_summary(stdout, v, nr, o->format == PB_FMT_MARKDOWN);
+	fflush(stdout);
+	for (int i = 0; v && i < nr; i++)
+		free(v[i].cells);
+	free(v);
+	pb_cmp_free(&all);
+	return rc ? rc : fail && total > 0 ? 1 : 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct pb_cmp_opts o = { .min_change = PB_CMP_MIN_CHG };
 	struct pb_cmp c = { 0 };
-	bool fail = false;
+	bool fail = false, by_class = false;
 	char err[512];
 	int rc, n;
 
-	rc = compare_opts(argc, argv, &o, &fail);
+	rc = compare_opts(argc, argv, &o, &fail, &by_class);
 	if (rc)
 		return pb_opts_exit(rc);
+	if (by_class)
+		return compare_fleet(argv + optind, argc - optind, &o, fail);
 	c.by = o.by;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
 	if (!rc && pb_cmp_comparable(&c, o.allow_different, err, sizeof(err))) {

@@ -17,6 +17,7 @@ int cmd_doctor(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_server(int argc, char **argv);
 

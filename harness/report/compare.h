@@ -16,8 +16,9 @@
 
 #include "checks/stats.h"
 
-enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER };
-/* "label", "kernel", "host", "peer" -> enum pb_cmp_group; -1 when unknown. */
+enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER,
+		    PB_GROUP_CLASS };
+/* "label", "kernel", "host", "peer", "class" -> enum pb_cmp_group; -1 when unknown. */
 int pb_cmp_group_parse(const char *s);
 /* The names, by enum pb_cmp_group. */
 extern const char *const pb_cmp_group_names[];
@@ -112,8 +113,18 @@ struct pb_cmp {
 	int		nr_skipped;
 	json_t		**envs;		/* [nr_groups]: pb_cmp_env_add() */
 	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
+	json_t		**run_errors;	/* [nr_groups]: run-wide anomalies of severity error,
+					 * one per kind (the first file's) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
+	const char	*only_class;	/* not NULL: files of other host classes are passed over */
 };
+
+/*
+ * A result file's host class, what machines must share for their results
+ * to be compared: "CPU model; topology" ("Intel(R) Xeon(R) ...; 2 packages,
+ * 40 cores, 80 PUs, 2 LLCs, 2 NUMA nodes"), "unknown" for what is not said.
+ */
+void pb_cmp_class_of(json_t *root, char *buf, size_t len);
 
 /*
  * Does the table compare runs (every cell with values has two or more)?
@@ -219,6 +230,12 @@ const struct pb_cell *pb_cmp_cell(const struct pb_table *t, int group);
 void pb_cmp_adjust(struct pb_cmp *c, int base_group, bool correct);
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e);
+/*
+ * e's change in words for a message: "+5.20 % [+3.10, +7.30], q=0.003"
+ * ("p=" with no_correction; "q < 0.001"; the interval left out when
+ * untestable, "+inf" when unbounded).
+ */
+void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len);
 
 /*
  * What a result file says of its machine, as compare_env.c compares it: a

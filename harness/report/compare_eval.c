@@ -134,6 +134,22 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		e->verdict = (e->change > 0) == t->higher ? "improvement" : "regression";
 }
 
+void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len)
+{
+	const char *k = no_correction ? "p" : "q";
+	size_t off;
+
+	off = (size_t)snprintf(buf, len, "%+.2f %%", e->change);
+	if (off < len && !isnan(e->ci_lo) && isinf(e->ci_hi))
+		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, +inf]", e->ci_lo);
+	else if (off < len && !isnan(e->ci_lo))
+		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, %+.2f]", e->ci_lo,
+					e->ci_hi);
+	if (off < len && !isnan(e->p_adj))
+		snprintf(buf + off, len - off, e->p_adj < 0.001 ? ", %s < 0.001" : ", %s=%.3f",
+			 k, e->p_adj);
+}
+
 struct ptest {
 	double		p;
 	struct pb_cell	*cell;

@@ -41,7 +41,7 @@ struct vtok {
 };
 
 
-const char *const pb_cmp_group_names[] = { "label", "kernel", "host", "peer" };
+const char *const pb_cmp_group_names[] = { "label", "kernel", "host", "peer", "class" };
 static bool is_pre_word(const char *s, int len)
 {
 	static const char *const pre[] = { "alpha", "beta", "dev", "pre", "rc" };
@@ -152,6 +152,11 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->cmds = ne;
 	c->cmds[c->nr_groups] = json_array();
+	ne = realloc(c->run_errors, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->run_errors = ne;
+	c->run_errors[c->nr_groups] = json_array();
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -546,10 +551,25 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	return add_figures(cell, job, w);
 }
 
-static const char *group_key(json_t *root, enum pb_cmp_group by)
+void pb_cmp_class_of(json_t *root, char *buf, size_t len)
+{
+	json_t *fp = pb_cmp_env_of(root);
+	const char *model = json_string_value(json_object_get(fp, "cpu_model"));
+	const char *topo = json_string_value(json_object_get(fp, "topology"));
+
+	snprintf(buf, len, "%s; %s", model ? model : "unknown CPU",
+		 topo && topo[0] ? topo : "unknown topology");
+	json_decref(fp);
+}
+
+static const char *group_key(json_t *root, enum pb_cmp_group by, char *buf, size_t len)
 {
 	json_t *host = json_object_get(root, "host");
 
+	if (by == PB_GROUP_CLASS) {
+		pb_cmp_class_of(root, buf, len);
+		return buf;
+	}
 	if (by == PB_GROUP_KERNEL)
 		return jstr(host, "kernel", "unknown");
 	if (by == PB_GROUP_HOST)
@@ -679,6 +699,24 @@ static void add_cmdline(json_t *cmds, json_t *root)
 	json_array_append(cmds, s);
 }
 
+/* The file's run-wide anomalies of severity error, once per kind in the group. */
+static void add_run_errors(json_t *errs, json_t *root)
+{
+	json_t *a, *b;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(root, "anomalies"), i, a) {
+		bool seen = false;
+
+		if (strcmp(jstr(a, "severity", ""), "error"))
+			continue;
+		json_array_foreach(errs, k, b)
+			seen |= !strcmp(jstr(a, "kind", ""), jstr(b, "kind", ""));
+		if (!seen)
+			json_array_append(errs, a);
+	}
+}
+
 /* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
 static int skip_file(struct pb_cmp *c, char *err, size_t len)
 {
@@ -703,7 +741,7 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 {
 	json_error_t je;
 	json_t *root, *job;
-	char why[160];
+	char why[160], key[512];
 	int fd, group, rc = 0;
 	struct stat st;
 	size_t i;
@@ -729,10 +767,19 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 		return 1;
 	}
 	rc = 0;
-	group = add_group(c, c->force_group ? c->force_group : group_key(root, c->by));
+	if (c->only_class) {
+		pb_cmp_class_of(root, key, sizeof(key));
+		if (strcmp(key, c->only_class)) {
+			json_decref(root);
+			return 0;
+		}
+	}
+	group = add_group(c, c->force_group ? c->force_group :
+			  group_key(root, c->by, key, sizeof(key)));
 	if (group >= 0) {
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);
+		add_run_errors(c->run_errors[group], root);
 	}
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
 		if (group < 0 || add_job(c, group, job, tcap)) {
@@ -885,9 +932,12 @@ void pb_cmp_free(struct pb_cmp *c)
 		json_decref(c->envs[i]);
 		if (c->cmds)
 			json_decref(c->cmds[i]);
+		if (c->run_errors)
+			json_decref(c->run_errors[i]);
 	}
 	free(c->envs);
 	free(c->cmds);
+	free(c->run_errors);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);

@@ -373,7 +373,7 @@ static const char *group_head(const struct pb_cmp *c)
 {
 	static const char *const heads[] = {
 		[PB_GROUP_LABEL] = "Label", [PB_GROUP_KERNEL] = "Kernel",
-		[PB_GROUP_HOST] = "Host", [PB_GROUP_PEER] = "Peer",
+		[PB_GROUP_HOST] = "Host", [PB_GROUP_PEER] = "Peer", [PB_GROUP_CLASS] = "Class",
 	};
 
 	return (unsigned int)c->by < sizeof(heads) / sizeof(heads[0]) ? heads[c->by] : "Label";

@@ -37,6 +37,11 @@ struct gen_spec {
 	const char	*skip;		/* "JOB:PLACEMENT" reported skipped */
 	const char	*drop;		/* "JOB:PLACEMENT" left out */
 	const char	*anomaly;	/* "KIND:JOB:PLACEMENT" */
+	const char	*severity;	/* of that anomaly; NULL: warn */
+	const char	*fail;		/* "JOB:PLACEMENT" reported failed */
+	const char	*cpu_model;	/* NULL: "generated" */
+	const char	*topology;	/* "PACKAGES:CORES:PUS", or NULL: none recorded */
+	const char	*run_error;	/* a run-wide anomaly of severity error: its kind */
 	bool		derived;	/* write the "derived" per-op object */
 	bool		latency;	/* add a latency job (udp-rr) */
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
@@ -163,7 +168,8 @@ static void gen_mark(const struct gen_spec *s, json_t *job, const char *name, co
 	if (strcmp(colon + 1, where))
 		return;
 	json_array_append_new(json_object_get(job, "anomalies"), json_pack("{s:s, s:s, s:s}",
-			"kind", kind, "severity", "warn", "message", "injected by genresults"));
+			"kind", kind, "severity", s->severity ? s->severity : "warn",
+			"message", "injected by genresults"));
 }
 
 static void gen_skipped(json_t *job)
@@ -173,6 +179,15 @@ static void gen_skipped(json_t *job)
 	json_object_set_new(job, "repeats", json_array());
 	json_object_del(job, "derived");
 	json_object_set_new(job, "summary", json_pack("{s:i}", "n", 0));
+}
+
+static void gen_failed(json_t *job)
+{
+	json_object_set_new(job, "status", json_string("failed"));
+	json_object_set_new(job, "reason", json_string("watchdog: no progress for 13 s"));
+	json_object_set_new(job, "repeats", json_array());
+	json_object_del(job, "derived");
+	json_object_set_new(job, "summary", json_null());
 }
 
 static void gen_pair_jobs(const struct gen_spec *s, struct gen_rng *r, json_t *jobs)
@@ -192,6 +207,8 @@ static void gen_pair_jobs(const struct gen_spec *s, struct gen_rng *r, json_t *j
 			job = gen_job(s, r, name, pl, p, m, j % 2, j % 2 ? "MB/s" : "us");
 			if (gen_match(s->skip, name, pl))
 				gen_skipped(job);
+			if (gen_match(s->fail, name, pl))
+				gen_failed(job);
 			gen_mark(s, job, name, pl);
 			json_array_append_new(jobs, job);
 		}
@@ -337,11 +354,25 @@ static json_t *gen_result(const struct gen_spec *s)
 			 "tool", "name", "pinbench", "version", "genresults",
 			 "host", "hostname", s->hostname ? s->hostname : "gen-host",
 			 "kernel", s->kernel ? s->kernel : s->label, "kernel_version", "#1 SMP",
-			 "machine", "x86_64", "cpu_model", "generated", "nominal_mhz",
+			 "machine", "x86_64", "cpu_model", s->cpu_model ? s->cpu_model : "generated",
+			 "nominal_mhz",
 			 "started", "2026-01-01T00:00:00Z", "label", s->label,
 			 "config", s->config ? s->config : "configs/gen.ini", "cmdline", "genresults", "jobs", jobs);
 	if (root)
 		gen_complete(s, root);
+	if (root && s->run_error)
+		json_array_append_new(json_object_get(root, "anomalies"),
+				      json_pack("{s:s, s:s, s:s}", "kind", s->run_error,
+						"severity", "error", "message", "injected run-wide"));
+	if (root && s->topology) {
+		int pk = 0, co = 0, pu = 0;
+
+		sscanf(s->topology, "%d:%d:%d", &pk, &co, &pu);
+		json_object_set_new(json_object_get(root, "host"), "topology",
+				    json_pack("{s:i, s:i, s:i, s:i, s:i, s:b}", "packages", pk,
+					      "cores", co, "pus", pu, "llcs", pk, "numa_nodes", pk,
+					      "smt", pu > co));
+	}
 	return root;
 }
 
@@ -385,7 +416,9 @@ static const char gen_usage[] =
 	"usage: genresults -o FILE [--seed N] [--label L] [--kernel K] [--host H]\n"
 	"       [--jobs N] [--placements N] [--repeats MIN[-MAX]] [--cv PCT] [--shift PCT]\n"
 	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
-	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE] [--old]\n";
+	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
+	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
+	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -412,6 +445,11 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'W': s->sweep = true; break;
 	case 'X': s->schema = a; break;
 	case 'F': s->config = a; break;
+	case 'V': s->severity = a; break;
+	case 'B': s->fail = a; break;
+	case 'M': s->cpu_model = a; break;
+	case 'T': s->topology = a; break;
+	case 'R': s->run_error = a; break;
 	case 'O': s->old = true; break;
 	default: return -1;
 	}
@@ -427,7 +465,9 @@ int main(int argc, char **argv)
 		{ "ctx-shift", 1, NULL, 'C' }, { "skip", 1, NULL, 'K' }, { "drop", 1, NULL, 'D' },
 		{ "anomaly", 1, NULL, 'A' }, { "derived", 0, NULL, 'd' },
 		{ "latency", 0, NULL, 'L' }, { "sweep", 0, NULL, 'W' }, { "schema", 1, NULL, 'X' },
-		{ "config", 1, NULL, 'F' }, { "old", 0, NULL, 'O' },
+		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
+		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
+		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;

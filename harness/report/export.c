@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * export.c - result files as LAVA test cases, KTAP v1 and JUnit XML
+ * (report/export.h): the cases (job x placement, and the anomalies of
+ * severity error) judged against an optional baseline, then written in
+ * the format asked for.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "report/compare.h"
+#include "report/export.h"
+#include "lib/util.h"
+
+/* One test case. */
+struct xcase {
+	const struct pb_table	*t;
+	const struct pb_cell	*cell;
+	const struct pb_mark	*mark;		/* an error anomaly's own case */
+	struct pb_eval		e;
+	const char		*result;	/* "pass", "fail", "skip" */
+	const char		*kind;		/* JUnit: "regression", "failed", ... or NULL */
+	bool			error;		/* JUnit <error>: the job did not measure */
+	bool			value;		/* e.s.mean is the measurement */
+	char			msg[512];
+};
+
+struct xctx {
+	const struct pb_cmp	*c;
+	const struct pb_exp_opts *o;
+	FILE			*f;
+	struct xcase		*v;
+	int			n, cap;
+	struct pb_mark		*run;		/* the run-wide anomalies of severity error */
+};
+
+/* Where run-wide anomalies (environment checks, the observer effect) are filed. */
+static const struct pb_table run_table = { .job = "pinbench-run", .placement = "environment" };
+
+int pb_exp_format_parse(const char *s)
+{
+	static const char *const names[] = { "lava", "lava-signal", "ktap", "junit" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
+static struct xcase *add_case(struct xctx *x, const struct pb_table *t,
+			      const struct pb_cell *cell)
+{
+	struct xcase *v = pb_grow(x->v, x->n, &x->cap, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	x->v = v;
+	v = &v[x->n++];
+	memset(v, 0, sizeof(*v));
+	v->t = t;
+	v->cell = cell;
+	v->result = "pass";
+	return v;
+}
+
+/* The case of one job x placement: what the cell says, against the baseline. */
+static void judge(struct xctx *x, struct xcase *k)
+{
+	const struct pb_cell *cell = k->cell, *base = NULL;
+	const struct pb_exp_opts *o = x->o;
+	char ch[160];
+
+	if (o->base >= 0)
+		base = pb_cmp_base(x->c, k->t, o->base);
+	pb_cmp_eval(k->t, cell, base, o->min_change, &k->e);
+	if (!cell->n) {
+		bool skipped = !strcmp(cell->status, "skipped");
+
+		k->result = skipped ? "skip" : "fail";
+		k->kind = skipped ? NULL : "failed";
+		k->error = !skipped;
+		snprintf(k->msg, sizeof(k->msg), "%s%s%s", skipped ? "" : cell->status,
+			 skipped || !cell->reason[0] ? "" : ": ", cell->reason[0] ? cell->reason :
+			 skipped ? "skipped" : "");
+		return;
+	}
+	k->value = true;
+	if (k->e.has_base && !isnan(k->e.change)) {
+		pb_cmp_change_words(&k->e, o->no_correction, ch, sizeof(ch));
+		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s", k->e.verdict, ch,
+			 o->base_name ? o->base_name : "the baseline");
+	}
+	if (cell->interrupted) {
+		k->result = "fail";
+		k->kind = "interrupted";
+		snprintf(k->msg, sizeof(k->msg), "interrupted: only some repeats finished");
+	} else if (k->e.significant && !strcmp(k->e.verdict, "regression")) {
+		k->result = "fail";
+		k->kind = "regression";
+	}
+}
+
+/* The error case of mark a (of a cell, or run-wide). */
+static int error_case(struct xctx *x, const struct pb_table *t, const struct pb_cell *cell,
+		      const struct pb_mark *a)
+{
+	struct xcase *k = add_case(x, t, cell);
+
+	if (!k)
+		return -1;
+	k->mark = a;
+	k->result = "fail";
+	k->kind = "anomaly";
+	snprintf(k->msg, sizeof(k->msg), "%s: %s", a->kind, a->message);
+	return 0;
+}
+
+static int collect_run(struct xctx *x)
+{
+	json_t *errs = x->c->run_errors ? x->c->run_errors[x->o->cur] : NULL, *a;
+	size_t i;
+
+	x->run = calloc(json_array_size(errs) + 1, sizeof(*x->run));
+	if (!x->run)
+		return -1;
+	json_array_foreach(errs, i, a) {
+		struct pb_mark *m = &x->run[i];
+
+		snprintf(m->kind, sizeof(m->kind), "%s",
+			 json_string_value(json_object_get(a, "kind")) ?: "unknown");
+		snprintf(m->severity, sizeof(m->severity), "error");
+		snprintf(m->message, sizeof(m->message), "%s",
+			 json_string_value(json_object_get(a, "message")) ?: "");
+		if (error_case(x, &run_table, NULL, m))
+			return -1;
+	}
+	return 0;
+}
+
+static int collect(struct xctx *x)
+{
+	for (int i = 0; i < x->c->nr_tables; i++) {
+		const struct pb_table *t = &x->c->t[i];
+		const struct pb_cell *cell = pb_cmp_cell(t, x->o->cur);
+		struct xcase *k;
+
+		if (!cell)
+			continue;	/* the baseline's alone */
+		if (!(k = add_case(x, t, cell)))
+			return -1;
+		judge(x, k);
+		for (int m = 0; m < cell->nr_marks; m++)
+			if (!strcmp(cell->marks[m].severity, "error") &&
+			    error_case(x, t, cell, &cell->marks[m]))
+				return -1;
+	}
+	return collect_run(x);
+}
+
+/* ---- LAVA ---- */
+
+/* A LAVA test case id: letters, digits, '.', '_', '-' (no space, '=' or '/'). */
+static void lava_word(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 1 < len; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == 0xc2 && (unsigned char)s[1] == 0xb5) {	/* µ */
+			buf[o++] = 'u';
+			s++;
+		} else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			   (ch >= '0' && ch <= '9') || strchr("._-", ch) || ch == '/' ||
+			   ch == '%') {
+			buf[o++] = (char)ch;
+		} else if (ch < 0x80 || (ch & 0xc0) == 0xc0) {
+			buf[o++] = '_';
+		}
+	}
+	buf[o] = 0;
+}
+
+static void lava_name(const struct xcase *k, char *buf, size_t len)
+{
+	char raw[512];
+	char *p;
+
+	snprintf(raw, sizeof(raw), "%s.%s%s%s", k->t->job, k->t->placement, k->mark ? "." : "",
+		 k->mark ? k->mark->kind : "");
+	lava_word(raw, buf, len);
+	for (p = buf; *p; p++)
+		if (*p == '/' || *p == '%')
+			*p = '_';
+}
+
+static void lava_line(const struct xctx *x, const char *name, const char *result,
+		      const double *v, const char *unit)
+{
+	char u[64];
+
+	lava_word(unit ? unit : "", u, sizeof(u));
+	if (x->o->format == PB_EXP_LAVA_SIGNAL) {
+		fprintf(x->f, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s", name, result);
+		if (v)
+			fprintf(x->f, " MEASUREMENT=%.6g", *v);
+		if (v && u[0])
+			fprintf(x->f, " UNITS=%s", u);
+		fputs(">\n", x->f);
+		return;
+	}
+	fprintf(x->f, "lava-test-case %s --result %s", name, result);
+	if (v)
+		fprintf(x->f, " --measurement %.6g", *v);
+	if (v && u[0])
+		fprintf(x->f, " --units %s", u);
+	fputc('\n', x->f);
+}
+
+static void write_lava(const struct xctx *x)
+{
+	char name[256], why[600];
+
+	if (x->o->format == PB_EXP_LAVA)
+		fprintf(x->f, "# pinbench export: %d jobs x placements and error anomalies\n",
+			x->n);
+	for (int i = 0; i < x->n; i++) {
+		const struct xcase *k = &x->v[i];
+
+		lava_name(k, name, sizeof(name));
+		if (x->o->format == PB_EXP_LAVA && k->msg[0]) {
+			snprintf(why, sizeof(why), "%s", k->msg);
+			for (char *p = why; *p; p++)	/* a comment line, whatever it says */
+				if (*p == '\n')
+					*p = ' ';
+			fprintf(x->f, "# %s: %s\n", name, why);
+		}
+		lava_line(x, name, k->result, k->value ? &k->e.s.mean : NULL, k->t->unit);
+		if (!k->mark && k->e.has_base && !isnan(k->e.change)) {
+			strncat(name, ".change", sizeof(name) - strlen(name) - 1);
+			lava_line(x, name, strcmp(k->kind ? k->kind : "", "regression") ? "pass" :
+				  "fail", &k->e.change, "%");
+		}
+	}
+}
+
+/* ---- KTAP v1 ---- */
+
+/* Text for a KTAP line: no '#' (it starts the directive), no newline. */
+static void ktap_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '#' ? '_' : *s == '\n' ? ' ' : *s, f);
+}
+
+static void write_ktap(const struct xctx *x)
+{
+	fprintf(x->f, "KTAP version 1\n# pinbench export%s%s\n1..%d\n",
+		x->o->base >= 0 ? ": against " : "",
+		x->o->base >= 0 ? (x->o->base_name ? x->o->base_name : "the baseline") : "",
+		x->n);
+	for (int i = 0; i < x->n; i++) {
+		const struct xcase *k = &x->v[i];
+
+		fprintf(x->f, "%s %d ", strcmp(k->result, "fail") ? "ok" : "not ok", i + 1);
+		ktap_text(x->f, k->t->job);
+		fputc('/', x->f);
+		ktap_text(x->f, k->t->placement);
+		if (k->mark) {
+			fputc('/', x->f);
+			ktap_text(x->f, k->mark->kind);
+		}
+		if (!strcmp(k->result, "skip")) {
+			fputs(" # SKIP ", x->f);
+			ktap_text(x->f, k->msg);
+		} else if (k->value && !k->mark) {
+			fprintf(x->f, " # %.6g ", k->e.s.mean);
+			ktap_text(x->f, k->t->unit);
+			if (k->msg[0]) {
+				fputs(", ", x->f);
+				ktap_text(x->f, k->msg);
+			}
+		} else if (k->msg[0]) {
+			fputs(" # ", x->f);
+			ktap_text(x->f, k->msg);
+		}
+		fputc('\n', x->f);
+	}
+}
+
+/* ---- JUnit XML ---- */
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			/* control characters are not XML 1.0 */
+			fputc((unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s, f);
+		}
+	}
+}
+
+/* A <property>, indented under a testcase's <properties> (case) or a testsuite's. */
+static void xml_prop(FILE *f, bool c, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void xml_prop(FILE *f, bool c, const char *name, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(f, "%s<property name=\"%s\" value=\"", c ? "        " : "      ", name);
+	xml_text(f, buf);
+	fputs("\"/>\n", f);
+}
+
+static void junit_props(const struct xctx *x, const struct xcase *k)
+{
+	const struct pb_eval *e = &k->e;
+	FILE *f = x->f;
+
+	if (!k->value || k->mark)
+		return;
+	fputs("      <properties>\n", f);
+	xml_prop(f, true, "metric", "%s", k->t->metric);
+	xml_prop(f, true, "unit", "%s", k->t->unit);
+	xml_prop(f, true, "better", "%s", k->t->higher ? "higher" : "lower");
+	xml_prop(f, true, "mean", "%.10g", e->s.mean);
+	if (e->s.n > 1)
+		xml_prop(f, true, "stddev", "%.10g", e->s.stddev);
+	xml_prop(f, true, "n", "%d", e->s.n);
+	xml_prop(f, true, "tested", "%s", e->between ? "runs" : "repeats");
+	if (k->t->cpus[0])
+		xml_prop(f, true, "cpus", "%s", k->t->cpus);
+	if (e->has_base && !isnan(e->change)) {
+		xml_prop(f, true, "change_pct", "%.4f", e->change);
+		if (!isnan(e->ci_lo)) {
+			xml_prop(f, true, "change_ci95_lo", "%.4f", e->ci_lo);
+			xml_prop(f, true, "change_ci95_hi", isinf(e->ci_hi) ? "inf" : "%.4f", e->ci_hi);
+		}
+		if (!isnan(e->p)) {
+			xml_prop(f, true, "p", "%.6g", e->p);
+			xml_prop(f, true, "p_adj", "%.6g", e->p_adj);
+		}
+		xml_prop(f, true, "verdict", "%s", e->verdict);
+	}
+	fputs("      </properties>\n", f);
+}
+
+static void junit_case(const struct xctx *x, const struct xcase *k)
+{
+	FILE *f = x->f;
+
+	fputs("    <testcase classname=\"", f);
+	xml_text(f, k->t->job);
+	fputs("\" name=\"", f);
+	xml_text(f, k->t->placement);
+	if (k->mark) {
+		fputc('/', f);
+		xml_text(f, k->mark->kind);
+	}
+	fputs("\">\n", f);
+	junit_props(x, k);
+	if (!strcmp(k->result, "skip")) {
+		fputs("      <skipped message=\"", f);
+		xml_text(f, k->msg);
+		fputs("\"/>\n", f);
+	} else if (!strcmp(k->result, "fail")) {
+		fprintf(f, "      <%s type=\"%s\" message=\"", k->error ? "error" : "failure",
+			k->kind ? k->kind : "failure");
+		xml_text(f, k->msg);
+		fputs("\"/>\n", f);
+	}
+	fputs("    </testcase>\n", f);
+}
+
+static void junit_suite(const struct xctx *x, int from, const bool *done, bool *mine)
+{
+	const char *job = x->v[from].t->job, *host, *model;
+	json_t *env = x->c->envs ? x->c->envs[x->o->cur] : NULL;
+	int tests = 0, fails = 0, errors = 0, skips = 0;
+	FILE *f = x->f;
+
+	for (int i = from; i < x->n; i++) {
+		const struct xcase *k = &x->v[i];
+
+		mine[i] = !done[i] && !strcmp(k->t->job, job);
+		if (!mine[i])
+			continue;
+		tests++;
+		skips += !strcmp(k->result, "skip");
+		errors += k->error;
+		fails += !strcmp(k->result, "fail") && !k->error;
+	}
+	fputs("  <testsuite name=\"", f);
+	xml_text(f, job);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", tests,
+		fails, errors, skips);
+	host = json_string_value(json_object_get(env, "hostname"));
+	model = json_string_value(json_object_get(env, "cpu_model"));
+	fputs("    <properties>\n", f);
+	if (host)
+		xml_prop(f, false, "host", "%s", host);
+	if (model)
+		xml_prop(f, false, "cpu_model", "%s", model);
+	if (x->o->base >= 0)
+		xml_prop(f, false, "baseline", "%s", x->o->base_name ? x->o->base_name :
+			 x->c->groups[x->o->base]);
+	fputs("    </properties>\n", f);
+	for (int i = from; i < x->n; i++)
+		if (mine[i])
+			junit_case(x, &x->v[i]);
+	fputs("  </testsuite>\n", f);
+}
+
+/* A testsuite per job, in order of first appearance. */
+static int write_junit(const struct xctx *x, const struct pb_exp_counts *n)
+{
+	bool *done = calloc((size_t)x->n + 1, sizeof(*done));
+	bool *mine = calloc((size_t)x->n + 1, sizeof(*mine));
+	int errors = 0;
+
+	if (!done || !mine) {
+		free(done);
+		free(mine);
+		return -1;
+	}
+	for (int i = 0; i < x->n; i++)
+		errors += x->v[i].error;
+	fprintf(x->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pinbench\" "
+		"tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+		x->n, n->fail - errors, errors, n->skip);
+	for (int i = 0; i < x->n; i++) {
+		if (done[i])
+			continue;
+		junit_suite(x, i, done, mine);
+		for (int k = i; k < x->n; k++)
+			done[k] |= mine[k];
+	}
+	fputs("</testsuites>\n", x->f);
+	free(done);
+	free(mine);
+	return 0;
+}
+
+int pb_export(struct pb_cmp *c, const struct pb_exp_opts *o, FILE *out,
+	      struct pb_exp_counts *n, char *err, size_t len)
+{
+	struct xctx x = { .c = c, .o = o, .f = out };
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (o->base >= 0)
+		pb_cmp_adjust(c, o->base, !o->no_correction);
+	if (collect(&x)) {
+		free(x.v);
+		free(x.run);
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < x.n; i++) {
+		n->pass += !strcmp(x.v[i].result, "pass");
+		n->fail += !strcmp(x.v[i].result, "fail");
+		n->skip += !strcmp(x.v[i].result, "skip");
+	}
+	if (o->format == PB_EXP_KTAP)
+		write_ktap(&x);
+	else if (o->format == PB_EXP_JUNIT)
+		rc = write_junit(&x, n);
+	else
+		write_lava(&x);
+	free(x.v);
+	free(x.run);
+	if (rc)
+		snprintf(err, len, "out of memory");
+	return rc;
+}

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_export.c - pinbench export's cases (report/export.c) on result
+ * files made by the seeded generator: an A/A pair passes, a 5 % shift
+ * fails the cells that got worse only, skipped and failed jobs and error
+ * anomalies become their own results, LAVA names and units are words
+ * LAVA's parser takes, and the counts agree with what is written.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/compare.h"
+#include "report/export.h"
+
+#define GENRESULTS_NO_MAIN
+#include "tools/genresults.c"
+
+static char tmpdir[256];
+
+static char *gen_file(const struct gen_spec *s, const char *name)
+{
+	static char bufs[4][512];
+	static int k;
+	char err[640];
+
+	k = (k + 1) % 4;
+	snprintf(bufs[k], sizeof(bufs[k]), "%s/%s", tmpdir, name);
+	assert_int_equal(gen_write(s, bufs[k], err, sizeof(err)), 0);
+	return bufs[k];
+}
+
+/* Export path (against base, or NULL) in format f; the text, to free. */
+static char *export(const char *path, const char *base, enum pb_exp_format f,
+		    struct pb_exp_counts *n)
+{
+	struct pb_exp_opts o = { .format = f, .base = -1, .min_change = PB_CMP_MIN_CHG };
+	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	c.force_group = "results";
+	assert_int_equal(pb_cmp_load(&c, path, err, sizeof(err)), 0);
+	if (base) {
+		c.force_group = "baseline";
+		assert_int_equal(pb_cmp_load(&c, base, err, sizeof(err)), 0);
+		o.base = pb_cmp_find_group(&c, "baseline");
+		o.base_name = "6.1";
+	}
+	c.force_group = NULL;
+	pb_cmp_order(&c, true);
+	o.cur = pb_cmp_find_group(&c, "results");
+	m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	assert_int_equal(pb_export(&c, &o, m, n, err, sizeof(err)), 0);
+	fclose(m);
+	pb_cmp_free(&c);
+	return buf;
+}
+
+/* A baseline (seed 1) and a second run (seed 2) moved by shift, 8 repeats each. */
+static void gen_pair(double shift, const char *tag, char **a, char **b)
+{
+	char name[64];
+	struct gen_spec s;
+
+	gen_defaults(&s);
+	s.rmin = s.rmax = 8;
+	snprintf(name, sizeof(name), "%s-1.json", tag);
+	*a = gen_file(&s, name);
+	s.seed = 2;
+	s.shift = shift;
+	snprintf(name, sizeof(name), "%s-2.json", tag);
+	*b = gen_file(&s, name);
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+static void test_formats(void **state)
+{
+	(void)state;
+	assert_int_equal(pb_exp_format_parse("lava"), PB_EXP_LAVA);
+	assert_int_equal(pb_exp_format_parse("lava-signal"), PB_EXP_LAVA_SIGNAL);
+	assert_int_equal(pb_exp_format_parse("ktap"), PB_EXP_KTAP);
+	assert_int_equal(pb_exp_format_parse("junit"), PB_EXP_JUNIT);
+	assert_int_equal(pb_exp_format_parse("tap"), -1);
+}
+
+/* Two seeds of the same means: nothing fails, every case has its figure. */
+static void test_aa_passes(void **state)
+{
+	struct pb_exp_counts n;
+	char *a, *b, *out;
+
+	(void)state;
+	gen_pair(0, "aa", &a, &b);
+	out = export(b, a, PB_EXP_KTAP, &n);
+	assert_int_equal(n.pass, 4);
+	assert_int_equal(n.fail + n.skip, 0);
+	assert_int_equal(count(out, "not ok"), 0);
+	assert_non_null(strstr(out, "KTAP version 1\n"));
+	assert_non_null(strstr(out, "\n1..4\n"));
+	assert_non_null(strstr(out, "ok 1 pingpong/same-cpu # "));
+	assert_non_null(strstr(out, "no-change: "));
+	free(out);
+}
+
+/* +5 %: the rtt (lower is better) regressed, the throughput improved. */
+static void test_shift_fails_regressions(void **state)
+{
+	struct pb_exp_counts n;
+	char *a, *b, *out;
+
+	(void)state;
+	gen_pair(0.05, "sh", &a, &b);
+	out = export(b, a, PB_EXP_LAVA, &n);
+	assert_int_equal(n.fail, 2);
+	assert_int_equal(n.pass, 2);
+	assert_non_null(strstr(out, "lava-test-case pingpong.same-cpu --result fail "
+			       "--measurement "));
+	assert_non_null(strstr(out, "lava-test-case pingpong.same-cpu.change --result fail "
+			       "--measurement 5."));
+	assert_non_null(strstr(out, "lava-test-case stream.same-cpu --result pass"));
+	assert_non_null(strstr(out, "--units %\n"));
+	assert_non_null(strstr(out, "# pingpong.same-cpu: regression: +5."));
+	free(out);
+	out = export(b, a, PB_EXP_JUNIT, &n);
+	assert_int_equal(count(out, "<failure type=\"regression\" message=\"regression: +"), 2);
+	assert_int_equal(count(out, "against 6.1\"/>"), 2);
+	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"improvement\"/>"));
+	assert_non_null(strstr(out, "failures=\"2\" errors=\"0\" skipped=\"0\""));
+	free(out);
+	/* no baseline: nothing to regress against */
+	out = export(b, NULL, PB_EXP_KTAP, &n);
+	assert_int_equal(n.fail, 0);
+	assert_null(strstr(out, "change"));
+	free(out);
+}
+
+static void test_skip_fail_anomaly(void **state)
+{
+	struct gen_spec s;
+	struct pb_exp_counts n;
+	char *p, *out;
+
+	(void)state;
+	gen_defaults(&s);
+	s.skip = "pingpong:same-core";
+	s.fail = "stream:same-cpu";
+	s.anomaly = "counter-multiplexed:stream:same-core";
+	s.severity = "error";
+	p = gen_file(&s, "sfa.json");
+	out = export(p, NULL, PB_EXP_KTAP, &n);
+	assert_int_equal(n.pass, 2);
+	assert_int_equal(n.skip, 1);
+	assert_int_equal(n.fail, 2);
+	assert_non_null(strstr(out, "\n1..5\n"));
+	assert_non_null(strstr(out, "ok 2 pingpong/same-core # SKIP no SMT siblings\n"));
+	assert_non_null(strstr(out, "not ok 3 stream/same-cpu # failed: watchdog: no "
+			       "progress for 13 s\n"));
+	assert_non_null(strstr(out, "ok 4 stream/same-core # "));
+	assert_non_null(strstr(out, "not ok 5 stream/same-core/counter-multiplexed # "
+			       "counter-multiplexed: injected by genresults\n"));
+	free(out);
+	out = export(p, NULL, PB_EXP_JUNIT, &n);
+	assert_non_null(strstr(out, "<skipped message=\"no SMT siblings\"/>"));
+	assert_non_null(strstr(out, "<error type=\"failed\" message=\"failed: watchdog"));
+	assert_non_null(strstr(out, "name=\"same-core/counter-multiplexed\">\n"
+			       "      <failure type=\"anomaly\""));
+	free(out);
+	/* a run-wide error: a case of its own */
+	s.run_error = "env-governor";
+	p = gen_file(&s, "sfa-run.json");
+	out = export(p, NULL, PB_EXP_KTAP, &n);
+	assert_int_equal(n.fail, 3);
+	assert_non_null(strstr(out, "not ok 6 pinbench-run/environment/env-governor # "
+			       "env-governor: injected run-wide\n"));
+	free(out);
+	out = export(p, NULL, PB_EXP_LAVA, &n);
+	assert_non_null(strstr(out, "lava-test-case pinbench-run.environment.env-governor "
+			       "--result fail\n"));
+	free(out);
+	s.run_error = NULL;
+	/* a warning is a mark, not a case */
+	s.severity = "warn";
+	p = gen_file(&s, "sfa-warn.json");
+	out = export(p, NULL, PB_EXP_LAVA_SIGNAL, &n);
+	assert_int_equal(n.fail, 1);
+	assert_null(strstr(out, "counter-multiplexed"));
+	assert_non_null(strstr(out, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pingpong.same-core "
+			       "RESULT=skip>\n"));
+	assert_non_null(strstr(out, "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=stream.same-cpu "
+			       "RESULT=fail>\n"));
+	free(out);
+}
+
+/* Job names with '/' and '=', units with 'µ': words LAVA's signal parser splits right. */
+static void test_lava_words(void **state)
+{
+	struct gen_spec s;
+	struct pb_exp_counts n;
+	char *p, *out, *line;
+
+	(void)state;
+	gen_defaults(&s);
+	s.jobs = 0;
+	s.sweep = true;
+	p = gen_file(&s, "sweep.json");
+	out = export(p, NULL, PB_EXP_LAVA_SIGNAL, &n);
+	assert_int_equal(n.pass, 4);
+	assert_non_null(strstr(out, "TEST_CASE_ID=scale_threads_4.compact RESULT=pass "
+			       "MEASUREMENT="));
+	assert_non_null(strstr(out, " UNITS=ops/s>\n"));
+	for (line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		/* LAVA: each word KEY=VALUE with exactly one '=' */
+		char *w, *save, buf[512];
+
+		snprintf(buf, sizeof(buf), "%s", line + strlen("<LAVA_SIGNAL_TESTCASE "));
+		buf[strlen(buf) - 1] = 0;
+		for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+			assert_int_equal(count(w, "="), 1);
+	}
+	free(out);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-export-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_aa_passes),
+		cmocka_unit_test(test_shift_fails_regressions),
+		cmocka_unit_test(test_skip_fail_anomaly),
+		cmocka_unit_test(test_lava_words),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
