@@ -307,7 +307,7 @@ static int collect_vulns(struct pb_env *e)
 		}
 		e->vuln = v;
 		v = &e->vuln[e->nr_vuln];
-		snprintf(v->name, sizeof(v->name), "%s", d->d_name);
+		memcpy(v->name, d->d_name, strlen(d->d_name) + 1);	/* fits: checked above */
 		if (pb_sys_read(v->text, sizeof(v->text), "%s/%s", dir, d->d_name) >= 0)
 			e->nr_vuln++;	/* a folder or an unreadable file: left out */
 	}
