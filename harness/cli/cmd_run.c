@@ -576,8 +576,19 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		const struct pb_job *j = &js->jobs[i];
 		char reason[256];
 
-		fprintf(f, "%s (%s): %d x %g s%s\n", j->name, j->bench->name, j->repeats,
-			j->duration, j->threads ? ", threads" : "");
+		char count[64] = "";
+		long ops;
+		double cs = pb_job_count_window(j, &ops);
+
+		if (strcmp(j->events, "none") && !j->counting_inline)
+			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s",
+				 ops ? (double)ops : cs, ops ? "ops" : "s");
+		if (j->loops)
+			fprintf(f, "%s (%s): %d x %ld ops%s%s\n", j->name, j->bench->name,
+				j->repeats, j->loops, count, j->threads ? ", threads" : "");
+		else
+			fprintf(f, "%s (%s): %d x %g s%s%s\n", j->name, j->bench->name,
+				j->repeats, j->duration, count, j->threads ? ", threads" : "");
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
 			const char *pl = j->nr_placements ? j->placements[p] : NULL;
 			int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));

@@ -387,7 +387,7 @@ static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
 		"repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
-		"counting", "placement", "cpus", "peer", "peer_cpu",
+		"counting", "count_duration", "placement", "cpus", "peer", "peer_cpu",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
