@@ -634,13 +634,28 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 	}
 }
 
-static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
+/*
+ * Probe cpu into p; a disturbed probe (another task had the CPU for a
+ * moment) is taken again, up to three more times, the last one kept.
+ * A probe that failed has mhz 0.  Re-taking costs tens of ms; a disturbed
+ * probe after the job costs a second of re-probes (pb_probe_confirm()).
+ */
+static void probe_settled(int cpu, struct pb_probe *p)
 {
 	char err[128];
 
+	for (int k = 0; k < 4; k++) {
+		if (pb_probe_cpu(cpu, p, err, sizeof(err)))
+			p->mhz = 0;
+		if (!p->mhz || !p->disturbed)
+			break;
+	}
+}
+
+static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
+{
 	for (int i = 0; i < x->nr_clocks; i++)
-		if (pb_probe_cpu(x->clock_cpu[i], &p[i], err, sizeof(err)))
-			p[i].mhz = 0;
+		probe_settled(x->clock_cpu[i], &p[i]);
 }
 
 /* peer=: HELLO/READY with the server, then client sockets to its data ports. */
@@ -1149,12 +1164,7 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 		struct pb_probe again;
 
 		r->clocks[i].cpu = x->clock_cpu[i];
-		for (int k = 0; k < 4; k++) {
-			if (pb_probe_cpu(x->clock_cpu[i], p, err, sizeof(err)))
-				p->mhz = 0;
-			if (!p->mhz || !p->disturbed)
-				break;
-		}
+		probe_settled(x->clock_cpu[i], p);
 		/*
 		 * Once more, right away: a CPU that idled before the job may
 		 * still be ramping its clock (a host's boost, a governor), and
@@ -1170,11 +1180,8 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 
 static void probe_closed(struct pb_result *r)
 {
-	char err[128];
-
 	for (int i = 0; i < r->nr_clocks; i++)
-		if (pb_probe_cpu(r->clocks[i].cpu, &r->clocks[i].closed, err, sizeof(err)))
-			r->clocks[i].closed.mhz = 0;
+		probe_settled(r->clocks[i].cpu, &r->clocks[i].closed);
 }
 
 /*
