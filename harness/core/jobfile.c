@@ -111,8 +111,9 @@ const struct pb_key pb_common_keys[] = {
 	  .off = offsetof(struct common, counters) },
 	{ .name = "counting", .type = PB_T_ENUM, .def = "separate", PB_NO_RANGE,
 	  .choices = "separate|inline",
-	  .help = "separate: the metric's repeats run without counters, each counter pass"
-		  " has its own repeats; inline: count during the metric's repeats",
+	  .help = "separate: the metric's repeats run without counters, then each counter"
+		  " pass runs one short window (count_duration); inline: count during the"
+		  " metric's repeats",
 	  .off = offsetof(struct common, counting) },
 	{ .name = "count_duration", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
 	  .help = "counting=separate: seconds of the one window of each counter pass;"

@@ -477,7 +477,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	json_array_foreach(reps, i, r) {
 		json_t *v = json_object_get(r, "value");
 
-		/* counter passes run their own repeats: only the metric's own count */
+		/* counter passes run their own windows: only the metric's own count */
 		if (json_is_false(json_object_get(r, "in_summary")))
 			continue;
 		if (json_is_number(v) && add_value(cell, json_number_value(v)))
