@@ -611,8 +611,19 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		const struct pb_job *j = &js->jobs[i];
 		char reason[256];
 
-		fprintf(f, "%s (%s): %d x %g s%s", j->name, j->bench->name, j->repeats,
-			j->duration, j->threads ? ", threads" : "");
+		char count[64] = "";
+		long ops;
+		double cs = pb_job_count_window(j, &ops);
+
+		if (strcmp(j->events, "none") && !j->counting_inline)
+			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s",
+				 ops ? (double)ops : cs, ops ? "ops" : "s");
+		if (j->loops)
+			fprintf(f, "%s (%s): %d x %ld ops%s%s", j->name, j->bench->name,
+				j->repeats, j->loops, count, j->threads ? ", threads" : "");
+		else
+			fprintf(f, "%s (%s): %d x %g s%s%s", j->name, j->bench->name,
+				j->repeats, j->duration, count, j->threads ? ", threads" : "");
 		if (j->rounds > 1)
 			fprintf(f, ", %d rounds (shuffled)", j->rounds);
 		fputc('\n', f);
@@ -722,13 +733,21 @@ static void dur_text(double s, char *buf, size_t len)
  */
 static void window_text(const struct pb_progress *pg, int w, char *buf, size_t len)
 {
-	int r = pg->repeats > 0 ? pg->repeats : 1, pass = w / r - pg->timing;
+	int r = pg->repeats > 0 ? pg->repeats : 1, pass;
 
-	if (pass < 0 || (!pg->timing && !pass))
-		snprintf(buf, len, "repeat %d of %d", w % r + 1, r);
-	else
-		snprintf(buf, len, "counter pass %d of %d, repeat %d of %d",
-			 pass < pg->passes ? pass + 1 : pg->passes, pg->passes, w % r + 1, r);
+	if (pg->timing && w < r) {		/* the metric's windows, then a window a pass */
+		snprintf(buf, len, "repeat %d of %d", w + 1, r);
+		return;
+	}
+	if (pg->timing) {
+		pass = w - r;
+		snprintf(buf, len, "counter pass %d of %d", pass < pg->passes ? pass + 1 :
+			 pg->passes, pg->passes);
+		return;
+	}
+	pass = w / r;		/* counting=inline: pass 0 is the metric's */
+	snprintf(buf, len, "counter pass %d of %d, repeat %d of %d",
+		 pass < pg->passes ? pass + 1 : pg->passes, pg->passes, w % r + 1, r);
 }
 
 /*
@@ -816,8 +835,8 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 				 (cell_s(t, &js->jobs[i], js->jobs[i].nr_placements ?
 					 js->jobs[i].placements[p] : NULL, &evl[i]) > 0);
 	dur_text(sum, d, sizeof(d));
-	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration for the "
-		"timing pass and each counter pass, + %.1f s each)\n", d, cells,
+	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
+		"short window per counter pass, + %.1f s each)\n", d, cells,
 		cells == 1 ? "" : "s", JOB_OVERHEAD_S);
 	free(evl);
 	return sum;

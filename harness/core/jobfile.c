@@ -69,6 +69,7 @@ struct common {
 	double	timeout;
 	int	counters;
 	int	counting;
+	double	count_duration;
 	long	peer_cpu;
 };
 
@@ -118,9 +119,15 @@ const struct pb_key pb_common_keys[] = {
 	  .off = offsetof(struct common, counters) },
 	{ .name = "counting", .type = PB_T_ENUM, .def = "separate", PB_NO_RANGE,
 	  .choices = "separate|inline",
-	  .help = "separate: the metric's repeats run without counters, each counter pass"
-		  " has its own repeats; inline: count during the metric's repeats",
+	  .help = "separate: the metric's repeats run without counters, then each counter"
+		  " pass runs one short window (count_duration); inline: count during the"
+		  " metric's repeats",
 	  .off = offsetof(struct common, counting) },
+	{ .name = "count_duration", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
+	  .help = "counting=separate: seconds of the one window of each counter pass;"
+		  " 0: a tenth of duration, at least 0.2 s and at most duration"
+		  " (with loops: a tenth of loops)",
+	  .off = offsetof(struct common, count_duration) },
 	{ .name = "peer", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
 	  .help = "HOST[:PORT] of a `pinbench server`: the server role runs there, the"
 		  " client here (udpping, rr; default port 7543)" },
@@ -1037,8 +1044,23 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 	j->timeout = cm.timeout;
 	j->counters_cpu = cm.counters;
 	j->counting_inline = cm.counting == 1;
+	j->count_duration = cm.count_duration;
 	j->peer_cpu = (int)cm.peer_cpu;		/* 0 when not given */
 	return 0;
+}
+
+double pb_job_count_window(const struct pb_job *j, long *ops)
+{
+	*ops = 0;
+	if (j->count_duration > 0)
+		return j->count_duration;
+	if (j->loops) {
+		*ops = j->loops / PB_COUNT_SHARE > 0 ? j->loops / PB_COUNT_SHARE : 1;
+		return 0;
+	}
+	if (j->duration / PB_COUNT_SHARE > PB_COUNT_MIN_S)
+		return j->duration / PB_COUNT_SHARE;
+	return j->duration < PB_COUNT_MIN_S ? j->duration : PB_COUNT_MIN_S;
 }
 
 static int parse_opts(struct pb_job *j, char *err, size_t len)

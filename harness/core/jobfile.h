@@ -57,6 +57,7 @@ struct pb_job {
 	char			events[512];		/* events= (counters issue); "" = default set */
 	int			counters_cpu;		/* counters=cpu */
 	bool			counting_inline;	/* counting=inline */
+	double			count_duration;		/* s per counter window, 0: automatic */
 	int			peer_cpu;		/* peer_cpu=, the server role's CPU there (0) */
 	double			pct[PB_MAX_PCT];	/* percentiles=, ascending, each in (0, 100) */
 	int			nr_pct;
@@ -99,5 +100,16 @@ extern const struct pb_bench *const *pb_jobfile_benches;
 
 /* The value of a key in a job as text (effective), or NULL. */
 const char *pb_job_get(const struct pb_job *j, const char *key);
+
+/*
+ * With counting=separate each counter pass is one window, short: per-op
+ * counts settle long before the metric's mean does.  Its length:
+ * count_duration= seconds when given; else with loops= a tenth of loops
+ * ops (*ops, 0 returned); else a tenth of duration, at least
+ * PB_COUNT_MIN_S and at most duration (seconds returned, *ops 0).
+ */
+#define PB_COUNT_SHARE	10
+#define PB_COUNT_MIN_S	0.2
+double pb_job_count_window(const struct pb_job *j, long *ops);
 
 #endif

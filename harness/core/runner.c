@@ -52,6 +52,7 @@ struct shm_hdr {
 	struct pb_others_delta	others;
 	struct pb_probe		after[PB_MAX_CLOCKS];	/* roles stopped, counters open */
 	double			win_expect_s;	/* one window, once the warm-up says */
+	double			count_expect_s;	/* one counter pass window (separate) */
 	int			windows_begun;
 	int			has_peer;
 	struct pb_peer_info	peer;
@@ -85,8 +86,9 @@ struct job_ctx {
 	const struct pb_bench	*bench;
 	int			nr_tasks;
 	int			nr_groups;
-	int			nr_wins;	/* repeats x passes */
+	int			nr_wins;	/* metric repeats + count_wins x passes */
 	bool			timing_pass;	/* counter-free windows for the metric first */
+	int			count_wins;	/* windows per counter pass: 1, or repeats (inline) */
 	int			*group_cpu;	/* counters=cpu: the CPU of each group */
 	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
 	int			nr_clocks;
@@ -464,24 +466,43 @@ nap(struct job_ctx *x, double s, const char *during, ...)
 	return -1;
 }
 
-/*
- * Wait out one window (repeat r of the pass): duration seconds, or until
- * loops ops.  -1 when the job failed meanwhile.
- */
-static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
-		       double rate, int pass, int r)
+/* How long the windows of a pass are: seconds, or ops when loops > 0. */
+struct wlen {
+	int	n;		/* windows */
+	double	s;
+	long	loops;
+};
+
+/* The metric's windows, or those of a counter pass. */
+static struct wlen wlen_of(const struct job_ctx *x, int pass)
 {
 	const struct pb_job *j = x->job;
+	struct wlen l = { j->repeats, j->duration, j->loops };
+
+	if (pass >= 0 && x->timing_pass) {
+		l.n = x->count_wins;
+		l.s = pb_job_count_window(j, &l.loops);
+	}
+	return l;
+}
+
+/*
+ * Wait out one window (repeat r of the pass): l->s seconds, or until
+ * l->loops ops.  -1 when the job failed meanwhile.
+ */
+static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
+		       double rate, int pass, int r, const struct wlen *l)
+{
 	double t0 = pb_mono_s();
 	char in[32] = "";
 
 	if (pass >= 0)
 		snprintf(in, sizeof(in), " of counter pass %d", pass + 1);
-	if (!j->loops)
-		return nap(x, j->duration, "repeat %d%s", r + 1, in);
-	if (rate > 0 && nap(x, 0.9 * j->loops / rate, "repeat %d%s", r + 1, in))
+	if (!l->loops)
+		return nap(x, l->s, "repeat %d%s", r + 1, in);
+	if (rate > 0 && nap(x, 0.9 * l->loops / rate, "repeat %d%s", r + 1, in))
 		return -1;
-	while (primary_ops(x) - ops0 < (uint64_t)j->loops && !hdr_of(x)->failed) {
+	while (primary_ops(x) - ops0 < (uint64_t)l->loops && !hdr_of(x)->failed) {
 		if (pb_mono_s() - t0 > 1 && roles_failed(x, ra))
 			return -1;
 		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
@@ -498,10 +519,11 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 	uint64_t *ops0 = calloc(x->nr_tasks, sizeof(*ops0));
 	uint64_t aux0[PB_MAX_AUX], aux1[PB_MAX_AUX], busy0, busy1;
 	int nev = hdr_of(x)->evl.nr, rc = -1;
+	struct wlen l = wlen_of(x, pass);
 
 	if (!start || !ops0)
 		goto out;
-	for (int r = 0; r < x->job->repeats; r++) {
+	for (int r = 0; r < l.n; r++) {
 		int w = w0 + r;
 		struct shm_win *win = win_of(x, w);
 		double t0, t1;
@@ -512,7 +534,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 
 		t0 = pb_mono_s();
 		set_window(x, w);
-		if (window_wait(x, ra, p0, rate, pass, r))
+		if (window_wait(x, ra, p0, rate, pass, r, &l))
 			goto out;	/* the window in flight is not kept */
 		t1 = pb_mono_s();
 		sample_ops(x, task_ops_of(x, w), aux1, &busy1);
@@ -612,13 +634,28 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 	}
 }
 
-static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
+/*
+ * Probe cpu into p; a disturbed probe (another task had the CPU for a
+ * moment) is taken again, up to three more times, the last one kept.
+ * A probe that failed has mhz 0.  Re-taking costs tens of ms; a disturbed
+ * probe after the job costs a second of re-probes (pb_probe_confirm()).
+ */
+static void probe_settled(int cpu, struct pb_probe *p)
 {
 	char err[128];
 
+	for (int k = 0; k < 4; k++) {
+		if (pb_probe_cpu(cpu, p, err, sizeof(err)))
+			p->mhz = 0;
+		if (!p->mhz || !p->disturbed)
+			break;
+	}
+}
+
+static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
+{
 	for (int i = 0; i < x->nr_clocks; i++)
-		if (pb_probe_cpu(x->clock_cpu[i], &p[i], err, sizeof(err)))
-			p[i].mhz = 0;
+		probe_settled(x->clock_cpu[i], &p[i]);
 }
 
 /* peer=: HELLO/READY with the server, then client sockets to its data ports. */
@@ -757,6 +794,11 @@ static void job_process(struct job_ctx *x)
 		rate = (primary_ops(x) - o0) / (pb_mono_s() - t0);
 	}
 	h->win_expect_s = !j->loops ? j->duration : rate > 0 ? j->loops / rate : 0;
+	if (x->timing_pass) {
+		struct wlen l = wlen_of(x, 0);
+
+		h->count_expect_s = !l.loops ? l.s : rate > 0 ? l.loops / rate : 0;
+	}
 	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
 	if (x->timing_pass) {	/* the metric's windows, with no counter open */
 		span_begin(x, ra, &sp);
@@ -767,7 +809,7 @@ static void job_process(struct job_ctx *x)
 		w += j->repeats;
 	}
 	for (int pass = 0; h->evl.nr && pass < h->evl.nr_passes; pass++) {
-		if (w + j->repeats > x->nr_wins)
+		if (w + x->count_wins > x->nr_wins)
 			break;	/* more passes than planned: the rest stays unmeasured */
 		open_groups(x, ra, pass, g);
 		if (!x->timing_pass && !pass)	/* counting=inline: pass 0 is the metric */
@@ -777,7 +819,7 @@ static void job_process(struct job_ctx *x)
 			span_end(x, &sp);
 		if (e)
 			break;
-		w += j->repeats;
+		w += x->count_wins;
 		if (pass + 1 < h->evl.nr_passes)
 			close_groups(x, g);
 	}
@@ -826,11 +868,20 @@ static void fill_tasks(struct job_ctx *x, const int *cpus)
 	}
 }
 
-static double expected_s(const struct pb_job *j, int passes)
+/* What the job should take: warm-up, the metric's windows, the counter passes. */
+static double expected_s(const struct job_ctx *x, int passes)
 {
-	double per = j->loops ? 30 : j->duration;
+	const struct pb_job *j = x->job;
+	double per = j->loops ? 30 : j->duration, count = per;
+	long ops;
 
-	return j->warmup + passes * j->repeats * per + 1;
+	if (x->timing_pass) {
+		count = pb_job_count_window(j, &ops);
+		if (ops)
+			count = 30;
+	}
+	return j->warmup + x->timing_pass * j->repeats * per +
+	       passes * x->count_wins * count + 1;
 }
 
 /*
@@ -843,6 +894,9 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 {
 	const struct pb_job *j = x->job;
 	double per_task = 0.05 * x->nr_tasks, w = hdr_of(x)->win_expect_s;
+
+	if (x->timing_pass && done >= j->repeats)	/* a counter pass's window */
+		w = hdr_of(x)->count_expect_s;
 
 	if (j->timeout > 0)
 		return x->limit_s;
@@ -1046,19 +1100,28 @@ static int max_passes(const struct pb_evlist *l)
 	return (l->nr_passes > 0 ? l->nr_passes : 1) + (hw > 1 ? hw - 1 : 0);
 }
 
+/* counting=separate (or no counters): the metric's own windows, then one short window a pass */
 int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl)
 {
 	bool timing = !evl->nr || !j->counting_inline;
+	int passes = evl->nr ? max_passes(evl) : 0;
 
-	return j->repeats * (timing + (evl->nr ? max_passes(evl) : 0));
+	return timing * j->repeats + (timing ? 1 : j->repeats) * passes;
 }
 
 double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl)
 {
 	bool timing = !evl->nr || !j->counting_inline;
 	int passes = evl->nr ? (evl->nr_passes > 0 ? evl->nr_passes : 1) : 0;
+	double per = j->loops ? 30 : j->duration, count = per;
+	long ops;
 
-	return j->warmup + j->repeats * (timing + passes) * (j->loops ? 30 : j->duration);
+	if (timing) {
+		count = pb_job_count_window(j, &ops);
+		if (ops)
+			count = 30;
+	}
+	return j->warmup + timing * j->repeats * per + passes * (timing ? 1 : j->repeats) * count;
 }
 
 static void distinct_cpus(struct job_ctx *x, const int *cpus)
@@ -1125,12 +1188,7 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 		struct pb_probe again;
 
 		r->clocks[i].cpu = x->clock_cpu[i];
-		for (int k = 0; k < 4; k++) {
-			if (pb_probe_cpu(x->clock_cpu[i], p, err, sizeof(err)))
-				p->mhz = 0;
-			if (!p->mhz || !p->disturbed)
-				break;
-		}
+		probe_settled(x->clock_cpu[i], p);
 		/*
 		 * Once more, right away: a CPU that idled before the job may
 		 * still be ramping its clock (a host's boost, a governor), and
@@ -1146,11 +1204,8 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 
 static void probe_closed(struct pb_result *r)
 {
-	char err[128];
-
 	for (int i = 0; i < r->nr_clocks; i++)
-		if (pb_probe_cpu(r->clocks[i].cpu, &r->clocks[i].closed, err, sizeof(err)))
-			r->clocks[i].closed.mhz = 0;
+		probe_settled(r->clocks[i].cpu, &r->clocks[i].closed);
 }
 
 /*
@@ -1248,7 +1303,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 {
 	const struct pb_bench *b = j->bench;
 	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
-	int *cpus = NULL;
+	int *cpus = NULL, nr_passes;
 	double t0 = pb_mono_s();
 	bool moved = false;
 	cpu_set_t saved;
@@ -1282,8 +1337,10 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 			goto oom;
 	}
 	x.timing_pass = !evl->nr || !j->counting_inline;
+	x.count_wins = x.timing_pass ? 1 : j->repeats;
+	nr_passes = evl->nr ? max_passes(evl) : 0;
 	x.nr_wins = pb_job_windows(j, evl);
-	x.limit_s = j->timeout > 0 ? j->timeout : 3 * expected_s(j, x.nr_wins / j->repeats) + 10;
+	x.limit_s = j->timeout > 0 ? j->timeout : 3 * expected_s(&x, nr_passes) + 10;
 	layout_compute(&x, b->latency);
 	x.shm = pb_shm_alloc(x.lay.size);
 	if (!x.shm)

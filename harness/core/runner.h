@@ -126,10 +126,11 @@ struct pb_progress {
 
 /*
  * What job j at one placement runs with event list evl: its windows
- * (repeats x the timing pass and the counter passes, with room for the
- * passes a refused group adds), and the seconds the warm-up and the
- * planned windows should take (loops= jobs: 30 s a window, as the
- * watchdog assumes), set-up and teardown aside.
+ * (counting=separate: repeats for the metric, then one short window a
+ * counter pass; inline: repeats a pass; with room for the passes a
+ * refused group adds), and the seconds the warm-up and the planned
+ * windows should take (loops= jobs: 30 s a window, as the watchdog
+ * assumes), set-up and teardown aside.
  */
 int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl);
 double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl);

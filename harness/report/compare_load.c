@@ -417,8 +417,9 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 static bool free_key(const char *k)
 {
 	static const char *const keys[] = {
-		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout", "events", "counters",
-		"counting", "placement", "cpus", "peer", "peer_cpu",
+		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout",
+		"events", "counters", "counting", "count_duration", "placement", "cpus", "peer",
+		"peer_cpu",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -535,7 +536,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	json_array_foreach(reps, i, r) {
 		json_t *v = json_object_get(r, "value");
 
-		/* counter passes run their own repeats: only the metric's own count */
+		/* counter passes run their own windows: only the metric's own count */
 		if (json_is_false(json_object_get(r, "in_summary")))
 			continue;
 		if (json_is_number(v) && add_value(cell, json_number_value(v)))

@@ -250,12 +250,19 @@ static json_t *passes_json(const struct pb_result *r)
 	char names[512];
 
 	for (int p = 0; r->evl.nr && p < r->evl.nr_passes; p++) {
-		double pr, mr;
+		double pr, mr, secs = 0;
 		bool known = !pb_result_pass_rate(r, p, &pr, &mr);
+		int n = 0;
 
+		for (int i = 0; i < r->nr_reps; i++)
+			if (r->reps[i].pass == p) {
+				secs += r->reps[i].elapsed_s;
+				n++;
+			}
 		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
-		json_array_append_new(v, json_pack("{s:i, s:s, s:o, s:o, s:o}", "pass", p,
-			"events", names, "ops_per_s", known ? json_real(pr) : json_null(),
+		json_array_append_new(v, json_pack("{s:i, s:s, s:i, s:f, s:o, s:o, s:o}", "pass", p,
+			"events", names, "windows", n, "elapsed_s", secs,
+			"ops_per_s", known ? json_real(pr) : json_null(),
 			"metric_ops_per_s", known ? json_real(mr) : json_null(),
 			"slower", known ? json_real(1 - pr / mr) : json_null()));
 	}

@@ -4,14 +4,16 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)
@@ -28,32 +30,70 @@
 #define IMUL_ITERS	334		/* 3 cycles each: ~1e6 cycles */
 #define PROBE_WARMUP_NS	10e6		/* 10 ms of the add chain first */
 
-/* Run fn(arg) in a thread pinned to cpu (-1: unpinned).  0, or an errno. */
-static int run_pinned(int cpu, void *(*fn)(void *), void *arg)
+/*
+ * Run fn(arg) in a child process pinned to cpu (-1: unpinned), arg (size
+ * bytes) copied to and from it through a shared mapping.  A process, not a
+ * thread: with glibc, a process that ever created a thread (and every
+ * process forked from it, job processes and roles included) takes the
+ * cancellable path on every read and write; the main process must never
+ * create one.  The child's thread and process CPU clocks are its own.
+ * 0, or -1 with why ("Invalid argument", "killed by signal 9 (Killed)").
+ */
+static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
+		      char *why, size_t len)
 {
-	pthread_attr_t attr;
-	pthread_t t;
+	struct pinned { int err; char arg[]; } *sh;
+	int status = 0, rc = -1;
 	cpu_set_t set;
-	int r;
+	pid_t pid, w;
 
-	r = pthread_attr_init(&attr);
-	if (r)
-		return r;
-	if (cpu >= 0) {
-		if (cpu >= CPU_SETSIZE) {
-			pthread_attr_destroy(&attr);
-			return EINVAL;
-		}
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		r = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (cpu >= CPU_SETSIZE) {
+		snprintf(why, len, "%s", strerror(EINVAL));
+		return -1;
 	}
-	if (!r)
-		r = pthread_create(&t, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	if (r)
-		return r;
-	return pthread_join(t, NULL);
+	sh = mmap(NULL, sizeof(*sh) + size, PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		snprintf(why, len, "mmap: %s", strerror(errno));
+		return -1;
+	}
+	sh->err = 0;
+	memcpy(sh->arg, arg, size);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, len, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (cpu >= 0) {
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			if (sched_setaffinity(0, sizeof(set), &set)) {
+				sh->err = errno;
+				_exit(1);
+			}
+		}
+		fn(sh->arg);
+		_exit(0);
+	}
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (w < 0)
+		snprintf(why, len, "waitpid: %s", strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(why, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status))
+		snprintf(why, len, "%s", sh->err ? strerror(sh->err) :
+			 "the child exited with an error");
+	else {
+		memcpy(arg, sh->arg, size);
+		rc = 0;
+	}
+out:
+	munmap(sh, sizeof(*sh) + size);
+	return rc;
 }
 
 struct probe_arg {
@@ -103,7 +143,7 @@ static double time_chain(uint64_t (*chain)(uint64_t), uint64_t iters)
 	return pb_raw_ns() - t0;
 }
 
-static void *probe_thread(void *v)
+static void probe_child(void *v)
 {
 	struct probe_arg *p = v;
 	double t0, c0;
@@ -123,7 +163,6 @@ static void *probe_thread(void *v)
 	p->cpu_ns = thread_cpu_ns() - c0;
 	p->wall_ns = pb_raw_ns() - t0;
 	p->ran_on = sched_getcpu();
-	return NULL;
 }
 
 static int nominal_cpuid(double *mhz)
@@ -165,12 +204,11 @@ bool pb_probe_available(void)
 	return getenv(PB_PROBE_ENV) != NULL;
 }
 
-static void *probe_thread(void *v)
+static void probe_child(void *v)
 {
 	struct probe_arg *p = v;
 
 	p->ran_on = sched_getcpu();
-	return NULL;
 }
 
 static int nominal_cpuid(double *mhz)
@@ -414,6 +452,7 @@ int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
 {
 	struct probe_arg arg = { .cpu = cpu, .ran_on = -1 };
 	double add[PB_PROBE_SAMPLES], imul[PB_PROBE_SAMPLES], si0;
+	char why[96];
 	int r;
 
 	memset(p, 0, sizeof(*p));
@@ -430,9 +469,8 @@ int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
 		return -1;
 	}
 	si0 = steal_irq_ns(cpu);
-	r = run_pinned(cpu, probe_thread, &arg);
-	if (r) {
-		snprintf(err, len, "probe on cpu %d: %s", cpu, strerror(r));
+	if (run_pinned(cpu, probe_child, &arg, sizeof(arg), why, sizeof(why))) {
+		snprintf(err, len, "probe on cpu %d: %s", cpu, why);
 		return -1;
 	}
 	if (cpu >= 0 && arg.ran_on != cpu) {
@@ -605,7 +643,7 @@ struct observer_arg {
 	int	ran_on;
 };
 
-static void *observer_thread(void *v)
+static void observer_child(void *v)
 {
 	struct observer_arg *o = v;
 	int run, i;
@@ -619,16 +657,15 @@ static void *observer_thread(void *v)
 		o->best_ns = fmin(o->best_ns, thread_cpu_ns() - t0);
 	}
 	o->ran_on = sched_getcpu();
-	return NULL;
 }
 
 int pb_observer_time(int cpu, double *seconds, char *err, size_t len)
 {
 	struct observer_arg o = { .ran_on = -1 };
-	int r = run_pinned(cpu, observer_thread, &o);
+	char why[96];
 
-	if (r) {
-		snprintf(err, len, "reference loop on cpu %d: %s", cpu, strerror(r));
+	if (run_pinned(cpu, observer_child, &o, sizeof(o), why, sizeof(why))) {
+		snprintf(err, len, "reference loop on cpu %d: %s", cpu, why);
 		return -1;
 	}
 	if (cpu >= 0 && o.ran_on != cpu) {

@@ -5,8 +5,9 @@
  * reference loop.  The verdicts on those figures are checks/clockcheck.h.
  *
  * The probe runs a dependent chain of register adds (one cycle each) and
- * a dependent chain of imuls (three cycles each) in a thread pinned to
- * the CPU, timed with CLOCK_MONOTONIC_RAW: many short samples back to
+ * a dependent chain of imuls (three cycles each) in a child process
+ * pinned to the CPU (a process, not a thread: see run_pinned() in
+ * probe.c), timed with CLOCK_MONOTONIC_RAW: many short samples back to
  * back (tens of ms in all), summarised by their medians.  Two chains with
  * different latencies agreeing means the figure is the core clock, not an
  * artefact of one instruction.  A shared or virtual machine disturbs the
@@ -37,7 +38,7 @@ struct pb_probe {
 	double	spread;		/* |add - imul| / max(add, imul), a fraction */
 	int	nr_samples;
 	double	disp;		/* (q75 - q25) / median of the add samples */
-	double	off_cpu;	/* 1 - thread CPU time / wall time over the probe */
+	double	off_cpu;	/* 1 - its CPU time / wall time over the probe */
 	double	steal_irq;	/* the CPU's steal + irq + softirq time / wall time */
 	double	wall_s;		/* how long the probe took */
 	bool	disturbed;	/* samples disagree, or the probe lost the CPU */
@@ -134,7 +135,7 @@ json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
 
 /*
  * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
- * unpinned), best of 3, in the thread's own CPU time (a clock that slowed
+ * unpinned), best of 3, in its own CPU time (a clock that slowed
  * shows; time other tasks held the CPU does not).  0 with *seconds, or -1
  * with err.
  */

@@ -55,7 +55,8 @@ check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most
 # mark while mixing CPUs in its mean.  20 windows of 0.5 s leave 10 s for
 # the loop to see the pin.  Once more with a sysroot in which CPU $C1 is
 # offline: the reason says so.
-# take_cpu NAME [ENV...]: run, take CPU $C1 from the reader; $moved its pid
+# take_cpu NAME [ENV...]: run, take CPU $C1 from the reader (a role process:
+# a grandchild of pinbench); $moved its pid
 take_cpu() {
 	_name=$1
 	shift
@@ -64,7 +65,8 @@ take_cpu() {
 	_pb=$!
 	moved=
 	for _ in $(seq 1 200); do
-		for _p in $(pgrep -f "$T/$_name"); do
+		# a role: a grandchild (the clock probe's children are pinned too)
+		for _p in $(for _j in $(pgrep -P $_pb); do pgrep -P "$_j"; done); do
 			[ "$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$_p/status" \
 				2>/dev/null)" = "$C1" ] || continue
 			taskset -pc "$C0,$C1" "$_p" >/dev/null 2>&1 && moved=$_p

@@ -66,6 +66,15 @@ clock disturbed "0: 3000 1500 3000 1500 3000 1500 3000 1500
 kinds disturbed '"frequency-drift" not in k and "frequency-low" not in k and "probe-disturbed" in k and "disagree" in m and "off the CPU" in m and c["disturbed"] == ["before", "after", "closed"]' \
 	"disturbed probes: a note with their figures, no verdict"
 
+# a probe after the job that another task disturbed for a moment is taken
+# again at once: the clean one counts, and no second of re-probes is spent
+clock retake "0: 3000 3001 2999 3000
+0: 3000 3001 2999 3000
+0: 3000 off=0.5
+0: 3000 3001 2999 3000"
+kinds retake 'c["reprobe"] is None and c["disturbed"] == [] and c["after_mhz"] == 3000 and "probe-disturbed" not in k' \
+	"a disturbed probe after the job is taken again right away: no re-probes, no note"
+
 # the text table carries no D or L mark for the transient run
 PINBENCH_PROBE_FILE=$T/transient.probe PINBENCH_SYSROOT=tests/sysroot/good \
 	"$PB" bench pipe cpus=0,0 events=none --repeats 2 --duration 0.2 --warmup 0.1 \

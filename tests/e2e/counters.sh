@@ -125,4 +125,21 @@ else
 	ok $? "JSON: sched:sched_wakeup counted in the default set"
 fi
 
+# counting=separate: each counter pass is one window of count_duration
+# (default a tenth of duration, at least 0.2 s), the metric's keep duration
+"$PB" bench pipe cpus=$C0,$C0 --events task-clock,context-switches --duration 0.6 \
+	--warmup 0 --repeats 2 count_duration=0.3 --format json -q -o "$T/cd" >"$T/cd.json" 2>"$T/cd.err"
+WHY=$T/cd.err
+ok $? "count_duration=0.3: the run exits 0"
+check "count_duration=0.3: 2 metric windows of 0.6 s, then one counter window of 0.3 s" \
+	pyjson "$T/cd.json" '[(r["pass"], 0.59 < r["elapsed_s"] < 0.9 if r["pass"] is None else 0.29 < r["elapsed_s"] < 0.5) for r in d["jobs"][0]["repeats"]] == [(None, True), (None, True), (0, True)]'
+check "passes[]: one window, its seconds, its rate against the metric's" pyjson "$T/cd.json" \
+	'[(p["windows"], 0.29 < p["elapsed_s"] < 0.5) for p in d["jobs"][0]["passes"]] == [(1, True)] and all(p["ops_per_s"] > 0 and p["metric_ops_per_s"] > 0 for p in d["jobs"][0]["passes"])'
+if may_count; then
+	check "the per-op figures come from that window" pyjson "$T/cd.json" \
+		'd["jobs"][0]["derived"]["total"]["context-switches/op"] > 0'
+else
+	skip "the per-op figures come from that window: $COUNT_WHY"
+fi
+
 done_testing

@@ -34,15 +34,18 @@ for j in jobs:
         assert c["role"] == "worker", where
         for s in c["seen"]:
             assert s == c["planned"], "%s: planned %d seen %d" % (where, c["planned"], s)
-    passes = {}	# the measured repeats, then those of each counter pass
+    passes = {}	# the measured repeats, then the one window of each counter pass
     for r in j["repeats"]:
         passes.setdefault(r["pass"], []).append(r)
-    assert passes and all(len(v) == 2 for v in passes.values()), where
-    pi = j.get("per_instance")	# averaged as the total is: one worker is the total
-    assert pi and pi["min_ops_per_s"] <= pi["max_ops_per_s"] <= j["summary"]["mean"] * (1 + 1e-9), \
+    assert passes and all(len(v) == (2 if p is None else 1) for p, v in passes.items()), where
+    # averaged as the total is: one worker is the total (the two counts are
+    # read a moment apart while the workers run: 0.5 % apart at most)
+    pi = j.get("per_instance")
+    assert pi and pi["min_ops_per_s"] <= pi["max_ops_per_s"] <= j["summary"]["mean"] * 1.005, \
         "%s: per instance %s, total %s" % (where, pi, j["summary"]["mean"])
     if nt == 1:
-        assert abs(pi["max_ops_per_s"] - j["summary"]["mean"]) <= 1e-6 * j["summary"]["mean"], where
+        assert abs(pi["max_ops_per_s"] - j["summary"]["mean"]) <= 0.005 * j["summary"]["mean"], \
+            "%s: per instance %s, total %s" % (where, pi, j["summary"]["mean"])
     # Over the job, not per repeat: on a shared 2-CPU machine another
     # pinned load can starve a worker for a whole 0.3 s window; pinbench
     # must then flag it, one "stall" per empty window.

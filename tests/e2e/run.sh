@@ -31,8 +31,12 @@ for j in d["jobs"]:
     assert s["n"] < 2 or s["ci95"] is None or s["ci95"][0] <= s["mean"], s
     assert all(r["ops"] >= 0 for r in reps)
 PY
-check "counting=separate: metric windows open no counter, counter windows follow" pyjson "$J" \
-	'all([r["pass"] for r in j["repeats"]] == [None] * 3 + [0] * 3 and all("counters" not in r for r in j["repeats"][:3]) for j in d["jobs"] if j["status"] == "ok")'
+check "counting=separate: metric windows open no counter, one short counter window follows" pyjson "$J" \
+	'all([r["pass"] for r in j["repeats"]] == [None] * 3 + [0] and all("counters" not in r for r in j["repeats"][:3]) for j in d["jobs"] if j["status"] == "ok")'
+# quick.ini: duration 1 (udpping 0.5), so the counter window is 0.2 s (a
+# tenth of duration, at least 0.2 s); the metric's windows keep theirs
+check "the counter pass is one window of 0.2 s, the metric's windows keep duration" pyjson "$J" \
+	'all(0.19 < r["elapsed_s"] < 0.35 if r["pass"] is not None else r["elapsed_s"] >= 0.49 for j in d["jobs"] if j["status"] == "ok" for r in j["repeats"])'
 check "params hold every effective key, defaults included" pyjson "$J" \
 	'all(j["params"]["repeats"] == "3" and j["params"]["tasks"] == "processes" and ("pattern" in j["params"]) == (j["bench"] == "pipe") for j in d["jobs"])'
 check "planned CPU equals seen CPU for every role" pyjson "$J" \
@@ -119,11 +123,20 @@ ok $([ $? = 2 ] && grep -q "not this machine" "$T/bad.out" && echo 0 || echo 1) 
 $PB run --dry-run --topology "pack:2 core:4 pu:2" configs/pipe.ini >"$T/plan.out" 2>&1
 ok $([ $? = 0 ] && grep -q "diff-socket" "$T/plan.out" && ! grep -q "diff-socket  *skipped" "$T/plan.out" && echo 0 || echo 1) \
 	"--dry-run plans on a synthetic topology: diff-socket resolves"
+$PB run --dry-run configs/quick.ini configs/udpping.ini >"$T/plan.out" 2>&1
+check "--dry-run prints each job's counter window (a tenth of duration, at least 0.2 s)" sh -c \
+	"grep -qx 'pipe-pingpong (pipe): 3 x 1 s, each counter pass 1 x 0.2 s' '$T/plan.out' &&
+	 grep -qx 'udpping (udpping): 4 x 5 s, each counter pass 1 x 0.5 s' '$T/plan.out'"
+$PB bench pipe --dry-run loops=1000 count_duration=2 >"$T/plan.out" 2>&1
+check "--dry-run: count_duration= given, with loops" grep -qx \
+	"pipe (pipe): 4 x 1000 ops, each counter pass 1 x 2 s" "$T/plan.out"
+$PB bench pipe --dry-run counting=inline >"$T/plan.out" 2>&1
+check "--dry-run: counting=inline has no counter pass of its own" grep -qx "pipe (pipe): 4 x 5 s" "$T/plan.out"
 
 # --dry-run: the planned wall time, warm-up + repeats x duration per pass + the per-job overhead
 $PB bench pipe cpus=$C0,$C0 --repeats 2 --duration 1 --warmup 0.5 --dry-run >"$T/plan2.out" 2>&1
-check "--dry-run: planned wall time, 0.5 + 2 x 1 x (timing + 1 counter pass) + 0.7 s" \
-	grep -q "^planned wall time: 5 s (1 job run: " "$T/plan2.out"
+check "--dry-run: planned wall time, 0.5 + 2 x 1 + a 0.2 s counter pass + 0.7 s" \
+	grep -q "^planned wall time: 3 s (1 job run: " "$T/plan2.out"
 $PB run --dry-run configs/quick.ini configs/pipe.ini >"$T/plan3.out" 2>&1
 check "--dry-run of two job files: each one's planned time and their total" sh -c \
 	"[ \$(grep -c '^planned wall time: ' '$T/plan3.out') = 2 ] && grep -q '^planned wall time of the 2 job files: ' '$T/plan3.out'"
@@ -134,7 +147,7 @@ if command -v script >/dev/null 2>&1; then
 		"$T/prog.tty" >/dev/null 2>&1
 	tr '\r' '\n' <"$T/prog.tty" >"$T/prog.lines"
 	check "progress line: repeat k of N, then counter pass 1 of 1, and the time left" sh -c \
-		"grep -aq 'job 1 of 1: pipe cpus: repeat 2 of 2; about [0-9]* s left' '$T/prog.lines' && grep -aq 'counter pass 1 of 1, repeat 1 of 2; about' '$T/prog.lines'"
+		"grep -aq 'job 1 of 1: pipe cpus: repeat 2 of 2; about [0-9]* s left' '$T/prog.lines' && grep -aq 'counter pass 1 of 1; about' '$T/prog.lines'"
 else
 	skip "progress line: no script(1) to give pinbench a terminal"
 fi
@@ -169,8 +182,10 @@ check "tasks=threads, pattern=stream: MB/s higher is better, roles pinned" pyjso
 # loops= ends a window at 20000 ops, not after --duration (here 20 s);
 # how far past 20000 it gets depends on how fast this machine is now
 $PB bench pipe loops=20000 --placement same-cpu --repeats 2 --warmup 0.1 --duration 20 -q --format json -o "$T/loops" >"$T/loops.json" 2>"$T/err"
-check "loops=20000: each window has at least 20000 ops and ends before --duration 20" pyjson "$T/loops.json" \
-	'd["jobs"][0]["status"] == "ok" and all(20000 <= r["ops"] and r["elapsed_s"] < 20 for r in d["jobs"][0]["repeats"])'
+check "loops=20000: each metric window has at least 20000 ops and ends before --duration 20" pyjson "$T/loops.json" \
+	'd["jobs"][0]["status"] == "ok" and all(20000 <= r["ops"] and r["elapsed_s"] < 20 for r in d["jobs"][0]["repeats"] if r["in_summary"])'
+check "loops=20000: the counter pass is one window of a tenth of loops (2000 ops)" pyjson "$T/loops.json" \
+	'[(2000 <= r["ops"] < 20000, r["elapsed_s"] < 20) for r in d["jobs"][0]["repeats"] if not r["in_summary"]] == [(True, True)]'
 
 # role_of PID: a role process of the job pinbench PID runs (its
 # grandchild), waiting up to 20 s for it (the first job runs 16 s)
@@ -252,8 +267,8 @@ if may_count; then
 	# Ctrl-C during the counter pass (counting=separate: the metric's repeats ran
 	# first) keeps the summary of the metric's repeats.  The pass has begun when
 	# the job process holds perf_event descriptors.
-	$PB bench pipe placement=same-cpu events=task-clock --repeats 2 --duration 1.5 \
-		--warmup 0.1 -q -o "$T/ci" >"$T/ci.out" 2>&1 &
+	$PB bench pipe placement=same-cpu events=task-clock count_duration=1.5 --repeats 2 \
+		--duration 1.5 --warmup 0.1 -q -o "$T/ci" >"$T/ci.out" 2>&1 &
 	pb=$!
 	inpass=1
 	for i in $(seq 1 200); do
@@ -273,7 +288,7 @@ if may_count; then
 	ok $([ $rc = 1 ] && [ -s "$J" ] && echo 0 || echo 1) "SIGINT in the counter pass: exit 1 (got $rc), the result is saved"
 	check "SIGINT in the counter pass: no process left behind" sh -c "! pgrep -f '$T/c[i]' >/dev/null"
 	check "SIGINT in the counter pass: interrupted, with the summary of the 2 metric repeats" pyjson "$J" \
-		'd["jobs"][0]["status"] == "interrupted" and d["jobs"][0]["reason"] == "interrupted" and d["jobs"][0]["summary"]["n"] == 2 == sum(r["in_summary"] for r in d["jobs"][0]["repeats"]) and d["jobs"][0]["summary"]["mean"] > 0 and len(d["jobs"][0]["repeats"]) < 4'
+		'd["jobs"][0]["status"] == "interrupted" and d["jobs"][0]["reason"] == "interrupted" and d["jobs"][0]["summary"]["n"] == 2 == sum(r["in_summary"] for r in d["jobs"][0]["repeats"]) and d["jobs"][0]["summary"]["mean"] > 0 and len(d["jobs"][0]["repeats"]) < 3'
 	$PB compare --format json "$J" >"$T/cmpi.json" 2>"$T/err"
 	check "compare keeps the interrupted job's repeats, status interrupted" pyjson "$T/cmpi.json" \
 		'[(r["status"], r["n"]) for r in d["results"]] == [("interrupted", 2)] and d["results"][0]["mean"] > 0'

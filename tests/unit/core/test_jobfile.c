@@ -16,6 +16,7 @@
 
 #include <glob.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,7 +204,7 @@ static void test_inheritance(void **state)
 {
 	static const char *const pipe_kv[] = {
 		"bench", "placement", "rounds", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "percentiles", "events", "counters", "counting",
+		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration",
 		"pattern", "size", "poll", "ratio", "tag", NULL
 	};
 	struct pb_jobset js;
@@ -263,7 +264,7 @@ static void test_cpus_and_hidden(void **state)
 {
 	static const char *const rr_kv[] = {
 		"bench", "cpus", "rounds", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "percentiles", "events", "counters", "counting", "streams", "secret", NULL
+		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "streams", "secret", NULL
 	};
 	static const int cpus[] = { 0, 1, 1, 0 };
 	struct pb_jobset js;
@@ -317,6 +318,8 @@ static void test_defaults(void **state)
 	assert_kv(j, "tasks", "processes", "default", 0);
 	assert_kv(j, "counters", "task", "default", 0);
 	assert_kv(j, "events", "", "default", 0);
+	assert_kv(j, "count_duration", "0", "default", 0);
+	assert_true(j->count_duration == 0);
 	assert_kv(j, "fds", "64", "default", 0);
 	assert_kv(j, "threads", "3", GOOD_SWEEP, 9);
 	pb_jobset_free(&js);
@@ -878,7 +881,7 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "rounds", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting", "peer", "peer_cpu", NULL
+		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
 
@@ -890,6 +893,32 @@ static void test_common_keys(void **state)
 		assert_true(strlen(pb_common_keys[n].help) > 10);
 	}
 	assert_null(names[n]);
+}
+
+/* A counter pass's one window: a tenth of duration in [0.2 s, duration], or of loops. */
+static void test_count_window(void **state)
+{
+	struct pb_job j = { .duration = 5 };
+	long ops = -1;
+
+	(void)state;
+	assert_true(fabs(pb_job_count_window(&j, &ops) - 0.5) < 1e-12);
+	assert_int_equal(ops, 0);
+	j.duration = 1;
+	assert_true(fabs(pb_job_count_window(&j, &ops) - 0.2) < 1e-12);	/* at least 0.2 s */
+	j.duration = 0.1;
+	assert_true(fabs(pb_job_count_window(&j, &ops) - 0.1) < 1e-12);	/* at most duration */
+	j.duration = 60;
+	assert_true(fabs(pb_job_count_window(&j, &ops) - 6) < 1e-12);
+	j.loops = 500000;
+	assert_true(pb_job_count_window(&j, &ops) == 0);
+	assert_int_equal(ops, 50000);
+	j.loops = 5;
+	pb_job_count_window(&j, &ops);
+	assert_int_equal(ops, 1);				/* at least one op */
+	j.count_duration = 2.5;					/* given: seconds, loops or not */
+	assert_true(fabs(pb_job_count_window(&j, &ops) - 2.5) < 1e-12);
+	assert_int_equal(ops, 0);
 }
 
 /* The real workload table and the shipped job files load with their defaults. */
@@ -959,6 +988,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_key_parse),
 		cmocka_unit_test(test_key_describe),
 		cmocka_unit_test(test_common_keys),
+		cmocka_unit_test(test_count_window),
 		cmocka_unit_test(test_real_tables),
 	};
 	char *self = argc > 0 ? strdup(argv[0]) : NULL;

@@ -12,7 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/single_threaded.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -471,6 +475,104 @@ static void test_observer_time(void **state)
 	assert_true(s > 0);
 }
 
+/* Threads: of /proc/self/status (0 when unreadable). */
+static int threads_now(void)
+{
+	char line[256];
+	int n = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The probe and the observer loop run in a child process: the caller
+ * stays single-threaded (glibc then takes the plain read/write path in it
+ * and in every process it forks, the roles among them), the child is
+ * reaped, and the figures are still the CPU's own.
+ */
+static void test_probe_no_thread(void **state)
+{
+	struct pb_probe p;
+	char err[256];
+	int cpu = sched_getcpu();
+	double s = 0;
+
+	(void)state;
+	assert_true(__libc_single_threaded);
+	assert_int_equal(pb_observer_time(cpu, &s, err, sizeof(err)), 0);
+	assert_true(s > 0 && s < 10);
+	if (pb_probe_available()) {
+		assert_int_equal(pb_probe_cpu(cpu, &p, err, sizeof(err)), 0);
+		assert_int_equal(p.cpu, cpu);
+		assert_true(p.mhz > 10 && p.mhz < 100000);
+		assert_true(p.wall_s > 0 && p.off_cpu >= 0 && p.off_cpu <= 1);
+	}
+	assert_true(__libc_single_threaded);
+	assert_int_equal(threads_now(), 1);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);	/* no child left, no zombie */
+	assert_int_equal(errno, ECHILD);
+}
+
+/* A child of pid other than not, from /proc/PID/task/PID/children; 0 none, -1 no file. */
+static pid_t child_of(pid_t pid, pid_t not)
+{
+	char path[64];
+	int c, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (!found && fscanf(f, "%d", &c) == 1)
+		if (c != not)
+			found = c;
+	fclose(f);
+	return found;
+}
+
+/* A child killed by a signal is an error that names the signal. */
+static void test_observer_killed(void **state)
+{
+	pid_t me = getpid(), helper, victim;
+	char err[256] = "";
+	int rc = 0, status, cpu = sched_getcpu();
+	double s;
+
+	(void)state;
+	if (child_of(me, 0) < 0) {
+		print_message("# skip: no /proc/PID/task/PID/children here\n");
+		skip();
+	}
+	helper = fork();
+	assert_true(helper >= 0);
+	if (!helper) {	/* kill the first child of the test process that is not us */
+		for (int i = 0; i < 200000; i++) {
+			victim = child_of(me, getpid());
+			if (victim > 0) {
+				kill(victim, SIGTERM);
+				_exit(0);
+			}
+			usleep(50);
+		}
+		_exit(1);
+	}
+	/* until the helper caught one (each loop is over in a fraction of a second) */
+	for (int i = 0; i < 20 && !rc; i++)
+		rc = pb_observer_time(cpu, &s, err, sizeof(err));
+	assert_int_equal(waitpid(helper, &status, 0), helper);
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(err, "killed by signal 15"));
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +591,8 @@ int main(void)
 		cmocka_unit_test(test_probe_real),
 		cmocka_unit_test(test_probe_bad_cpu),
 		cmocka_unit_test(test_observer_time),
+		cmocka_unit_test(test_probe_no_thread),
+		cmocka_unit_test(test_observer_killed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# threads.sh - no thread before the roles: with tasks=processes, the main
+# process, the job process and the roles never create a thread (the clock
+# probe and the observer loop run in forked children), so glibc gives the
+# roles its plain read/write path, not the cancellable one.
+. "$(dirname "$0")/lib.sh"
+
+command -v strace >/dev/null || { echo "1..0 # SKIP strace not installed"; exit 0; }
+strace -f -qq -e trace=none true 2>/dev/null ||
+	{ echo "1..0 # SKIP strace cannot trace here (ptrace not permitted)"; exit 0; }
+
+# traced PINBENCH-ARGS...: the run under strace -f, its clones in $T/clones
+traced() {
+	strace -f -qq -e trace=clone,clone3 -o "$T/clones" "$PB" bench pipe cpus=0,0 \
+		--repeats 1 --duration 0.1 --warmup 0.1 -q -o "$T/res" "$@" >"$T/out" 2>&1
+}
+
+traced events=none
+check "tasks=processes: the run is ok" test $? = 0
+check "it forked (the probe children, the job process, the roles)" \
+	grep -q "clone" "$T/clones"
+WHY=$T/clones
+ok "$(grep -c CLONE_THREAD "$T/clones" | grep -qx 0; echo $?)" \
+	"no process of the run created a thread"
+
+# the check sees threads when there are some
+traced events=none tasks=threads
+check "tasks=threads: the run is ok" test $? = 0
+check "tasks=threads: the roles are threads, and the trace shows them" \
+	grep -q CLONE_THREAD "$T/clones"
+
+done_testing
