@@ -203,7 +203,7 @@ static void test_inheritance(void **state)
 {
 	static const char *const pipe_kv[] = {
 		"bench", "placement", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "events", "counters", "counting",
+		"tasks", "timeout", "events", "counters", "counting", "estimator",
 		"pattern", "size", "poll", "ratio", "tag", NULL
 	};
 	struct pb_jobset js;
@@ -263,7 +263,7 @@ static void test_cpus_and_hidden(void **state)
 {
 	static const char *const rr_kv[] = {
 		"bench", "cpus", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "events", "counters", "counting", "streams", "secret", NULL
+		"tasks", "timeout", "events", "counters", "counting", "estimator", "streams", "secret", NULL
 	};
 	static const int cpus[] = { 0, 1, 1, 0 };
 	struct pb_jobset js;
@@ -878,7 +878,7 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "events", "counters", "counting", "peer", "peer_cpu", NULL
+		"loops", "tasks", "timeout", "events", "counters", "counting", "estimator", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
 
