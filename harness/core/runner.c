@@ -524,31 +524,45 @@ static void slicer_begin(struct slicer *s, struct job_ctx *x, int w, double t0,
 	win_of(x, w)->nslices = 0;
 }
 
-/* A slice boundary now: the slice since the last one is recorded. */
-static void slice_take(struct slicer *s)
+static void slice_add(struct shm_slice *a, const struct shm_slice *b)
+{
+	a->ops += b->ops;
+	a->lost += b->lost;
+	a->busy_ns += b->busy_ns;
+	a->secs += b->secs;
+}
+
+/*
+ * A slice boundary now: the slice since the last one is recorded (added to
+ * the last one with merge: the short tail of a loops= window).
+ */
+static void slice_take(struct slicer *s, bool merge)
 {
 	struct shm_win *win = win_of(s->x, s->w);
-	struct shm_slice *sl = slices_of(s->x, s->w);
+	struct shm_slice *sl = slices_of(s->x, s->w), cur;
 	uint64_t ops, lost, busy;
 	double now = pb_mono_s();
 
 	primary_sample(s->x, &ops, &lost, &busy);
-	if (win->nslices == SLICES_MAX) {	/* full: merge pairs, slices twice as long */
-		for (int i = 0; i < SLICES_MAX / 2; i++) {
-			sl[i].ops = sl[2 * i].ops + sl[2 * i + 1].ops;
-			sl[i].lost = sl[2 * i].lost + sl[2 * i + 1].lost;
-			sl[i].busy_ns = sl[2 * i].busy_ns + sl[2 * i + 1].busy_ns;
-			sl[i].secs = sl[2 * i].secs + sl[2 * i + 1].secs;
-		}
-		win->nslices = SLICES_MAX / 2;
-		s->d *= 2;
-	}
-	sl[win->nslices++] = (struct shm_slice){ .ops = ops - s->ops,
-		.lost = lost - s->lost, .busy_ns = busy - s->busy, .secs = now - s->t };
+	cur = (struct shm_slice){ .ops = ops - s->ops, .lost = lost - s->lost,
+				  .busy_ns = busy - s->busy, .secs = now - s->t };
 	s->t = now;
 	s->ops = ops;
 	s->lost = lost;
 	s->busy = busy;
+	if (merge && win->nslices) {
+		slice_add(&sl[win->nslices - 1], &cur);
+		return;
+	}
+	if (win->nslices == SLICES_MAX) {	/* full: merge pairs, slices twice as long */
+		for (int i = 0; i < SLICES_MAX / 2; i++) {
+			sl[i] = sl[2 * i];
+			slice_add(&sl[i], &sl[2 * i + 1]);
+		}
+		win->nslices = SLICES_MAX / 2;
+		s->d *= 2;
+	}
+	sl[win->nslices++] = cur;
 }
 
 /*
@@ -576,7 +590,7 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, int w, uint64_t p
 
 			if (left > 0 && nap(x, left, "repeat %d%s", r + 1, in))
 				return -1;
-			slice_take(&sc);
+			slice_take(&sc, false);
 		}
 		return 0;
 	}
@@ -589,7 +603,7 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, int w, uint64_t p
 		if (done >= (uint64_t)j->loops || hdr_of(x)->failed)
 			break;
 		if (now - sc.t >= sc.d)
-			slice_take(&sc);
+			slice_take(&sc, false);
 		if (now - t0 > 1 && roles_failed(x, ra))
 			return -1;
 		/* most of the way in one go, the end by the millisecond */
@@ -602,7 +616,7 @@ static int window_wait(struct job_ctx *x, struct role_arg *ra, int w, uint64_t p
 	}
 	if (hdr_of(x)->failed)
 		return -1;
-	slice_take(&sc);
+	slice_take(&sc, pb_mono_s() - sc.t < sc.d / 2);	/* a short tail joins the last */
 	return 0;
 }
 
