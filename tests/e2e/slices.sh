@@ -61,6 +61,33 @@ rc=$?
 check "compare refuses results made with different estimators (exit 2, naming the key)" \
 	sh -c "[ $rc = 2 ] && grep -q 'different keys, estimator: mean (a) vs median (b)' '$T/cmp.out'"
 
+# A real stall: the writer stopped (SIGSTOP) for 1 s of a 3 s window.  Its
+# slices have no op: outliers, warned about; the median of the slice rates
+# leaves the stall out, the plain mean takes it in.
+$PB bench pipe estimator=median cpus=0,0 repeats=1 duration=3 warmup=0.2 events=none \
+	-q --format json -o "$T/res" >"$T/stop.json" 2>"$T/err" &
+pb=$!
+roles=
+for _ in $(seq 100); do		# the job process's children, once there
+	job=$(pgrep -P "$pb" | head -n 1)
+	[ -n "$job" ] && roles=$(pgrep -P "$job")
+	[ -n "$roles" ] && break
+	sleep 0.05
+done
+sleep 0.9
+set -- $roles
+[ $# -gt 0 ] && kill -STOP "$1"
+sleep 1
+[ $# -gt 0 ] && kill -CONT "$1"
+wait "$pb"
+ok $? "a run with a stopped role exits 0" "$T/err"
+check "the stopped second: over 20 % empty slices, an outlier-slices warning naming the repeat" pyjson "$T/stop.json" \
+	'[r["slices"]["outliers"] >= 15 for r in d["jobs"][0]["repeats"]] == [True] and any(a["kind"] == "outlier-slices" and a["severity"] == "warn" and "repeat 1:" in a["message"] for a in d["jobs"][0]["anomalies"])'
+# A third of the slices empty puts the median at the active slices' lower
+# quartile: still faster than the plain mean, which spreads the stall over all.
+check "median leaves the stall out (value below 0.95 x the plain mean)" pyjson "$T/stop.json" \
+	'all(r["value"] < 0.95 * r["mean_value"] for r in d["jobs"][0]["repeats"])'
+
 printf '[global]\nbench=pipe\n\n[j]\nestimator=mode\n' >"$T/bad.ini"
 $PB run --dry-run "$T/bad.ini" >"$T/bad.out" 2>&1
 rc=$?
