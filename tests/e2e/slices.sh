@@ -46,15 +46,15 @@ check "the summary is over value" pyjson "$T/est.json" \
 check "loops=: the window is cut into slices too, at most 64" pyjson "$T/est.json" \
 	'all(1 <= r["slices"]["n"] <= 64 and r["ops"] >= 20000 for r in d["jobs"][2]["repeats"])'
 
-$PB bench pipe estimator=mean cpus=0,0 repeats=2 duration=0.3 warmup=0.1 events=none \
+$PB bench pipe estimator=mean placement=same-cpu repeats=2 duration=0.3 warmup=0.1 events=none \
 	-q --format json -o "$T/res" >"$T/mean.json" 2>"$T/err"
 ok $? "estimator=mean runs" "$T/err"
 check "estimator=mean: value == mean_value in every repeat" pyjson "$T/mean.json" \
 	'all(r["estimator"] == "mean" and r["value"] == r["mean_value"] for r in d["jobs"][0]["repeats"] if not r["stall"]) and d["jobs"][0]["params"]["estimator"] == "mean"'
 
-$PB bench pipe estimator=median cpus=0,0 repeats=2 duration=0.3 warmup=0.1 events=none \
+$PB bench pipe estimator=median placement=same-cpu repeats=2 duration=0.3 warmup=0.1 events=none \
 	--label b -q -o "$T/cmp" >/dev/null 2>"$T/err"
-$PB bench pipe estimator=mean cpus=0,0 repeats=2 duration=0.3 warmup=0.1 events=none \
+$PB bench pipe estimator=mean placement=same-cpu repeats=2 duration=0.3 warmup=0.1 events=none \
 	--label a -q -o "$T/cmp" >/dev/null 2>>"$T/err"
 $PB compare "$T/cmp" >"$T/cmp.out" 2>&1
 rc=$?
@@ -64,7 +64,7 @@ check "compare refuses results made with different estimators (exit 2, naming th
 # A real stall: the writer stopped (SIGSTOP) for 1 s of a 3 s window.  Its
 # slices have no op: outliers, warned about; the median of the slice rates
 # leaves the stall out, the plain mean takes it in.
-$PB bench pipe estimator=median cpus=0,0 repeats=1 duration=3 warmup=0.2 events=none \
+$PB bench pipe estimator=median placement=same-cpu repeats=1 duration=3 warmup=0.2 events=none \
 	-q --format json -o "$T/res" >"$T/stop.json" 2>"$T/err" &
 pb=$!
 roles=
