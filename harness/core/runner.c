@@ -1041,12 +1041,6 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 	}
 }
 
-/*
- * A window with datagrams lost: the time the primary role's instances
- * spent waiting for replies that never came, on average per instance.
- * Each completed op owns the time since the previous attempt ended
- * (busy_ns); what no op owns is the wait.  0 when nothing was lost.
- */
 static int nr_primary(const struct job_ctx *x)
 {
 	int np = 0;
@@ -1056,6 +1050,12 @@ static int nr_primary(const struct job_ctx *x)
 	return np ? np : 1;
 }
 
+/*
+ * A window (or a slice) with datagrams lost: the time the primary role's instances
+ * spent waiting for replies that never came, on average per instance.
+ * Each completed op owns the time since the previous attempt ended
+ * (busy_ns); what no op owns is the wait.  0 when nothing was lost.
+ */
 static double lost_wait(const struct job_ctx *x, uint64_t lost, uint64_t ops,
 			uint64_t busy_ns, double elapsed)
 {
@@ -1123,15 +1123,15 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	struct pb_rep *rep = &r->reps[r->nr_reps++];
 	struct shm_win *win = win_of(x, w);
 	size_t nc = (size_t)x->nr_groups * r->evl.nr;
+	int lost = pb_bench_lost_aux(x->bench);
 
 	rep->ops = win->ops;
 	rep->elapsed_s = win->elapsed;
 	rep->pass = win->pass;
 	rep->in_summary = !x->timing_pass || win->pass < 0;
 	memcpy(rep->aux, win->aux, sizeof(rep->aux));
-	rep->wait_s = lost_wait(x, pb_bench_lost_aux(x->bench) >= 0 ?
-				win->aux[pb_bench_lost_aux(x->bench)] : 0, win->ops,
-				win->busy_ns, win->elapsed);
+	rep->wait_s = lost_wait(x, lost >= 0 ? win->aux[lost] : 0, win->ops, win->busy_ns,
+				win->elapsed);
 	rep->stall = !win->ops;
 	rep->mean_value = rep->stall ? NAN :
 			  x->bench->value(x->job->opts, win->ops, win->elapsed - rep->wait_s,
