@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/runner.h"
+#include "checks/robust.h"
 
 double pb_loss_rate(uint64_t lost, uint64_t ops)
 {
@@ -134,11 +135,42 @@ static void lost_check(struct pb_result *r)
 			(unsigned long long)lost, (unsigned long long)ops);
 }
 
+/*
+ * The metric's repeats with more than OUTLIER_SHARE of their slices
+ * outliers (empty, or far off the median rate: checks/robust.h).
+ */
+#define OUTLIER_SHARE	0.20
+
+static void outlier_check(struct pb_result *r)
+{
+	int n = 0, worst = -1;
+
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (!p->in_summary || !p->nslices || p->outliers <= OUTLIER_SHARE * p->nslices)
+			continue;
+		n++;
+		if (worst < 0 || (double)p->outliers / p->nslices >
+		    (double)r->reps[worst].outliers / r->reps[worst].nslices)
+			worst = i;
+	}
+	if (n)
+		pb_anomaly_add(&r->anomalies, "outlier-slices", PB_SEV_WARN,
+			"a stalled vCPU or a burst of preemption: look for other tasks or host steal "
+			"time on these CPUs; the median and trimmed estimators leave most of it out",
+			"%d repeat%s with over %.0f %% outlier slices (no op, or beyond %g MADs of "
+			"the median rate); repeat %d: %d of %d", n, n > 1 ? "s" : "",
+			100 * OUTLIER_SHARE, PB_OUTLIER_MADS, worst + 1, r->reps[worst].outliers,
+			r->reps[worst].nslices);
+}
+
 void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom)
 {
 	struct pb_anomalies *a = &r->anomalies;
 
 	lost_check(r);
+	outlier_check(r);
 	for (int i = 0; i < r->nr_reps; i++)
 		if (!r->reps[i].ops)
 			pb_anomaly_add(a, "stall", PB_SEV_ERROR,

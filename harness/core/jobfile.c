@@ -70,11 +70,17 @@ struct common {
 	int	counters;
 	int	counting;
 	double	count_duration;
+	int	estimator;
 	long	peer_cpu;
 };
 
 #define PAIR_DEFAULT	"same-cpu,same-core,same-socket,diff-socket"
 #define WORKERS_DEFAULT	"compact"
+
+const char *const pb_estimator_names[] = {
+	[PB_EST_MEDIAN] = "median", [PB_EST_TRIMMED] = "trimmed", [PB_EST_MEAN] = "mean",
+	[PB_EST_P50] = "p50",
+};
 
 const struct pb_key pb_common_keys[] = {
 	{ .name = "bench", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
@@ -128,6 +134,11 @@ const struct pb_key pb_common_keys[] = {
 		  " 0: a tenth of duration, at least 0.2 s and at most duration"
 		  " (with loops: a tenth of loops)",
 	  .off = offsetof(struct common, count_duration) },
+	{ .name = "estimator", .type = PB_T_ENUM, .def = "mean", PB_NO_RANGE,
+	  .choices = "median|trimmed|mean|p50",
+	  .help = "a repeat's value from its slices: median of the slice rates, 10 % trimmed"
+		  " mean, the plain mean of the window, or the median latency (p50: udpping, rr)",
+	  .off = offsetof(struct common, estimator) },
 	{ .name = "peer", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
 	  .help = "HOST[:PORT] of a `pinbench server`: the server role runs there, the"
 		  " client here (udpping, rr; default port 7543)" },
@@ -1021,6 +1032,11 @@ static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
 	if (pb_key_check(k, kv->val, cm, prob, sizeof(prob)))
 		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
 				  "%s", prob);
+	if (!strcmp(k->name, "estimator") && cm->estimator == PB_EST_P50 &&
+	    !j->bench->latency)
+		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
+				  "p50 needs per-message latency, which bench %s does not keep"
+				  " (udpping and rr do)", j->bench->name);
 	return 0;
 }
 
@@ -1045,6 +1061,7 @@ static int parse_common(struct pb_job *j, char *err, size_t len)
 	j->counters_cpu = cm.counters;
 	j->counting_inline = cm.counting == 1;
 	j->count_duration = cm.count_duration;
+	j->estimator = cm.estimator;
 	j->peer_cpu = (int)cm.peer_cpu;		/* 0 when not given */
 	return 0;
 }

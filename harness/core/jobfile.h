@@ -22,6 +22,10 @@
 #define PB_NAME_MAX		128
 
 /* A key=value with where it came from ("configs/pipe.ini", 12) or ("--set", 0). */
+/* estimator=: what a repeat's value is made of (its slices, README "Estimators"). */
+enum pb_estimator { PB_EST_MEDIAN, PB_EST_TRIMMED, PB_EST_MEAN, PB_EST_P50 };
+extern const char *const pb_estimator_names[];	/* by enum pb_estimator */
+
 struct pb_kv {
 	char	*key;
 	char	*val;
@@ -58,6 +62,7 @@ struct pb_job {
 	int			counters_cpu;		/* counters=cpu */
 	bool			counting_inline;	/* counting=inline */
 	double			count_duration;		/* s per counter window, 0: automatic */
+	int			estimator;		/* enum pb_estimator */
 	int			peer_cpu;		/* peer_cpu=, the server role's CPU there (0) */
 	double			pct[PB_MAX_PCT];	/* percentiles=, ascending, each in (0, 100) */
 	int			nr_pct;

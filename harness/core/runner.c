@@ -23,6 +23,7 @@
 #include "sys/others.h"
 #include "core/roles.h"
 #include "core/runner.h"
+#include "checks/robust.h"
 #include "lib/clock.h"
 
 volatile int pb_interrupted;
@@ -67,16 +68,32 @@ struct shm_task {
 	char		err[PB_ERR_MAX];
 };
 
+/*
+ * Slices of a window: the job process samples the primary role's ops (and
+ * its losses and busy time) SLICES times per duration window, each at least
+ * SLICE_MIN_S long; a loops= window, whose length is only predicted, is cut
+ * the same way and, when SLICES_MAX are taken, adjacent pairs are merged.
+ */
+#define SLICES		50
+#define SLICES_MAX	64
+#define SLICE_MIN_S	0.01
+
+struct shm_slice {
+	uint64_t	ops, lost, busy_ns;
+	double		secs;
+};
+
 struct shm_win {
 	double		elapsed;
 	uint64_t	ops;
 	uint64_t	aux[PB_MAX_AUX];
 	uint64_t	busy_ns;	/* primary role: time owned by completed ops */
 	int		pass;
+	int		nslices;
 };
 
 struct layout {
-	size_t	tasks, slots, wins, task_ops, counts, hist, size;
+	size_t	tasks, slots, wins, slices, task_ops, counts, hist, size;
 };
 
 /* Everything the job process needs; copied into it by fork. */
@@ -116,6 +133,8 @@ static void layout_compute(struct job_ctx *x, bool latency)
 	off = ALIGN64(off + x->nr_tasks * sizeof(struct pb_slot));
 	l->wins = off;
 	off = ALIGN64(off + x->nr_wins * sizeof(struct shm_win));
+	l->slices = off;
+	off = ALIGN64(off + (size_t)x->nr_wins * SLICES_MAX * sizeof(struct shm_slice));
 	l->task_ops = off;
 	off = ALIGN64(off + (size_t)x->nr_wins * x->nr_tasks * sizeof(uint64_t));
 	l->counts = off;
@@ -147,6 +166,11 @@ static struct pb_slot *slot_of(const struct job_ctx *x, int i)
 static struct shm_win *win_of(const struct job_ctx *x, int w)
 {
 	return (struct shm_win *)(x->shm + x->lay.wins) + w;
+}
+
+static struct shm_slice *slices_of(const struct job_ctx *x, int w)
+{
+	return (struct shm_slice *)(x->shm + x->lay.slices) + (size_t)w * SLICES_MAX;
 }
 
 static uint64_t *task_ops_of(const struct job_ctx *x, int w)
@@ -486,29 +510,136 @@ static struct wlen wlen_of(const struct job_ctx *x, int pass)
 	return l;
 }
 
-/*
- * Wait out one window (repeat r of the pass): l->s seconds, or until
- * l->loops ops.  -1 when the job failed meanwhile.
- */
-static int window_wait(struct job_ctx *x, struct role_arg *ra, uint64_t ops0,
-		       double rate, int pass, int r, const struct wlen *l)
+
+/* The primary role's ops, datagrams lost and busy time, summed. */
+static void primary_sample(const struct job_ctx *x, uint64_t *ops, uint64_t *lost,
+			   uint64_t *busy)
 {
-	double t0 = pb_mono_s();
+	int k = pb_bench_lost_aux(x->bench);
+
+	*ops = *lost = *busy = 0;
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct pb_slot *sl = slot_of(x, i);
+
+		if (!is_primary(x, i))
+			continue;
+		*ops += __atomic_load_n(&sl->ops, __ATOMIC_RELAXED);
+		*busy += __atomic_load_n(&sl->busy_ns, __ATOMIC_RELAXED);
+		if (k >= 0)
+			*lost += __atomic_load_n(&sl->aux[k], __ATOMIC_RELAXED);
+	}
+}
+
+/* Cutting window w into slices: where the last one ended. */
+struct slicer {
+	struct job_ctx	*x;
+	int		w;
+	double		d;		/* slice length, s */
+	double		t;		/* the last boundary */
+	uint64_t	ops, lost, busy;
+};
+
+static void slicer_begin(struct slicer *s, struct job_ctx *x, int w, double t0,
+			 double d)
+{
+	*s = (struct slicer){ .x = x, .w = w, .d = d, .t = t0 };
+	primary_sample(x, &s->ops, &s->lost, &s->busy);
+	win_of(x, w)->nslices = 0;
+}
+
+static void slice_add(struct shm_slice *a, const struct shm_slice *b)
+{
+	a->ops += b->ops;
+	a->lost += b->lost;
+	a->busy_ns += b->busy_ns;
+	a->secs += b->secs;
+}
+
+/*
+ * A slice boundary now: the slice since the last one is recorded (added to
+ * the last one with merge: the short tail of a loops= window).
+ */
+static void slice_take(struct slicer *s, bool merge)
+{
+	struct shm_win *win = win_of(s->x, s->w);
+	struct shm_slice *sl = slices_of(s->x, s->w), cur;
+	uint64_t ops, lost, busy;
+	double now = pb_mono_s();
+
+	primary_sample(s->x, &ops, &lost, &busy);
+	cur = (struct shm_slice){ .ops = ops - s->ops, .lost = lost - s->lost,
+				  .busy_ns = busy - s->busy, .secs = now - s->t };
+	s->t = now;
+	s->ops = ops;
+	s->lost = lost;
+	s->busy = busy;
+	if (merge && win->nslices) {
+		slice_add(&sl[win->nslices - 1], &cur);
+		return;
+	}
+	if (win->nslices == SLICES_MAX) {	/* full: merge pairs, slices twice as long */
+		for (int i = 0; i < SLICES_MAX / 2; i++) {
+			sl[i] = sl[2 * i];
+			slice_add(&sl[i], &sl[2 * i + 1]);
+		}
+		win->nslices = SLICES_MAX / 2;
+		s->d *= 2;
+	}
+	sl[win->nslices++] = cur;
+}
+
+/*
+ * Wait out one window (repeat r of the pass), begun at t0 with p0 primary
+ * ops: l->s seconds, or until l->loops ops, taking a slice at every
+ * boundary.  -1 when the job failed meanwhile.
+ */
+static int window_wait(struct job_ctx *x, struct role_arg *ra, int w, uint64_t p0,
+		       double t0, double rate, int pass, int r, const struct wlen *l)
+{
+	struct slicer sc;
 	char in[32] = "";
+	double d;
 
 	if (pass >= 0)
 		snprintf(in, sizeof(in), " of counter pass %d", pass + 1);
-	if (!l->loops)
-		return nap(x, l->s, "repeat %d%s", r + 1, in);
-	if (rate > 0 && nap(x, 0.9 * l->loops / rate, "repeat %d%s", r + 1, in))
-		return -1;
-	while (primary_ops(x) - ops0 < (uint64_t)l->loops && !hdr_of(x)->failed) {
-		if (pb_mono_s() - t0 > 1 && roles_failed(x, ra))
+	if (!l->loops) {
+		int n = (int)(l->s / SLICE_MIN_S);
+
+		n = n < 1 ? 1 : n > SLICES ? SLICES : n;
+		slicer_begin(&sc, x, w, t0, l->s / n);
+		for (int k = 1; k <= n; k++) {
+			double left = (k == n ? t0 + l->s : t0 + k * sc.d) - pb_mono_s();
+
+			if (left > 0 && nap(x, left, "repeat %d%s", r + 1, in))
+				return -1;
+			slice_take(&sc, false);
+		}
+		return 0;
+	}
+	d = rate > 0 ? l->loops / rate / SLICES : 0;
+	slicer_begin(&sc, x, w, t0, d > SLICE_MIN_S ? d : SLICE_MIN_S);
+	for (;;) {
+		uint64_t done = primary_ops(x) - p0;
+		double now = pb_mono_s(), nap_s = 0.001;
+
+		if (done >= (uint64_t)l->loops || hdr_of(x)->failed)
+			break;
+		if (now - sc.t >= sc.d)
+			slice_take(&sc, false);
+		if (now - t0 > 1 && roles_failed(x, ra))
 			return -1;
-		if (nap(x, 0.001, "repeat %d%s", r + 1, in))
+		/* most of the way in one go, the end by the millisecond */
+		if (rate > 0 && 0.9 * (l->loops - done) / rate > nap_s)
+			nap_s = 0.9 * (l->loops - done) / rate;
+		if (nap_s > sc.t + sc.d - now)
+			nap_s = sc.t + sc.d - now;
+		if (nap(x, nap_s > 0 ? nap_s : 0, "repeat %d%s", r + 1, in))
 			return -1;
 	}
-	return hdr_of(x)->failed ? -1 : 0;
+	if (hdr_of(x)->failed)
+		return -1;
+	slice_take(&sc, pb_mono_s() - sc.t < sc.d / 2);	/* a short tail joins the last */
+	return 0;
 }
 
 static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
@@ -534,7 +665,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 
 		t0 = pb_mono_s();
 		set_window(x, w);
-		if (window_wait(x, ra, p0, rate, pass, r, &l))
+		if (window_wait(x, ra, w, p0, t0, rate, pass, r, &l))
 			goto out;	/* the window in flight is not kept */
 		t1 = pb_mono_s();
 		sample_ops(x, task_ops_of(x, w), aux1, &busy1);
@@ -965,23 +1096,81 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 	}
 }
 
+static int nr_primary(const struct job_ctx *x)
+{
+	int np = 0;
+
+	for (int i = 0; i < x->nr_tasks; i++)
+		np += is_primary(x, i);
+	return np ? np : 1;
+}
+
 /*
- * A window with datagrams lost: the time the primary role's instances
+ * A window (or a slice) with datagrams lost: the time the primary role's instances
  * spent waiting for replies that never came, on average per instance.
  * Each completed op owns the time since the previous attempt ended
  * (busy_ns); what no op owns is the wait.  0 when nothing was lost.
  */
-static double lost_wait(const struct job_ctx *x, const struct shm_win *win)
+static double lost_wait(const struct job_ctx *x, uint64_t lost, uint64_t ops,
+			uint64_t busy_ns, double elapsed)
 {
-	int k = pb_bench_lost_aux(x->bench), np = 0;
 	double busy;
 
-	if (k < 0 || !win->aux[k] || !win->ops)
+	if (pb_bench_lost_aux(x->bench) < 0 || !lost || !ops)
 		return 0;
-	for (int i = 0; i < x->nr_tasks; i++)
-		np += is_primary(x, i);
-	busy = win->busy_ns / 1e9 / (np ? np : 1);
-	return busy < win->elapsed ? win->elapsed - busy : 0;
+	busy = busy_ns / 1e9 / nr_primary(x);
+	return busy < elapsed ? elapsed - busy : 0;
+}
+
+/* The metric of ops at rate ops/s (the window's length at that rate); NAN unknown. */
+static double value_at(const struct job_ctx *x, uint64_t ops, double rate)
+{
+	if (!ops || !(rate > 0) || !isfinite(rate))
+		return NAN;
+	return x->bench->value(x->job->opts, ops, ops / rate, x->job->nr_instances);
+}
+
+/*
+ * The window's slices: their rates' median and trimmed mean, outliers;
+ * the median latency; and the value the job's estimator makes of them
+ * (the plain mean when that estimate is unknown).
+ */
+static void estimate_rep(const struct job_ctx *x, int w, struct pb_rep *rep)
+{
+	const struct shm_win *win = win_of(x, w);
+	const struct shm_slice *sl = slices_of(x, w);
+	double rate[SLICES_MAX], est = NAN;
+	struct pb_robust e;
+	int n = win->nslices < SLICES_MAX ? win->nslices : SLICES_MAX;
+
+	rep->slice_median = rep->slice_trimmed = rep->p50 = NAN;
+	for (int i = 0; i < n; i++) {
+		double t = sl[i].secs - lost_wait(x, sl[i].lost, sl[i].ops, sl[i].busy_ns,
+						  sl[i].secs);
+
+		rate[i] = t > 0 ? sl[i].ops / t : 0;
+	}
+	if (!pb_robust_rates(rate, n, &e)) {
+		rep->nslices = e.n;
+		rep->outliers = e.outliers;
+		rep->slice_median = value_at(x, rep->ops, e.median);
+		rep->slice_trimmed = value_at(x, rep->ops, e.trimmed);
+	}
+	if (rep->lat && rep->lat->count)
+		rep->p50 = value_at(x, rep->ops, nr_primary(x) /
+				    (pb_hist_quantile(rep->lat, 0.5) / 1e9));
+	switch (x->job->estimator) {
+	case PB_EST_MEDIAN:
+		est = rep->slice_median;
+		break;
+	case PB_EST_TRIMMED:
+		est = rep->slice_trimmed;
+		break;
+	case PB_EST_P50:
+		est = rep->p50;
+		break;
+	}
+	rep->value = isnan(est) ? rep->mean_value : est;
 }
 
 static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
@@ -989,17 +1178,19 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	struct pb_rep *rep = &r->reps[r->nr_reps++];
 	struct shm_win *win = win_of(x, w);
 	size_t nc = (size_t)x->nr_groups * r->evl.nr;
+	int lost = pb_bench_lost_aux(x->bench);
 
 	rep->ops = win->ops;
 	rep->elapsed_s = win->elapsed;
 	rep->pass = win->pass;
 	rep->in_summary = !x->timing_pass || win->pass < 0;
 	memcpy(rep->aux, win->aux, sizeof(rep->aux));
-	rep->wait_s = lost_wait(x, win);
+	rep->wait_s = lost_wait(x, lost >= 0 ? win->aux[lost] : 0, win->ops, win->busy_ns,
+				win->elapsed);
 	rep->stall = !win->ops;
-	rep->value = rep->stall ? NAN :
-		     x->bench->value(x->job->opts, win->ops, win->elapsed - rep->wait_s,
-				     x->job->nr_instances);
+	rep->mean_value = rep->stall ? NAN :
+			  x->bench->value(x->job->opts, win->ops, win->elapsed - rep->wait_s,
+					  x->job->nr_instances);
 	rep->task_ops = calloc(x->nr_tasks, sizeof(uint64_t));
 	rep->counts = calloc(nc ? nc : 1, sizeof(struct pb_count));
 	if (rep->task_ops)
@@ -1007,15 +1198,15 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	for (int k = 0; rep->counts && k < x->nr_groups; k++)
 		memcpy(rep->counts + (size_t)k * r->evl.nr, counts_of(x, w, k),
 		       r->evl.nr * sizeof(struct pb_count));
-	if (!x->bench->latency)
-		return;
-	rep->lat = malloc(sizeof(*rep->lat));
-	if (!rep->lat)
-		return;
-	pb_hist_init(rep->lat);
-	for (int i = 0; i < x->nr_tasks; i++)
-		if (is_primary(x, i))
-			pb_hist_merge(rep->lat, hist_of(x, i, w));
+	if (x->bench->latency)
+		rep->lat = malloc(sizeof(*rep->lat));
+	if (rep->lat) {
+		pb_hist_init(rep->lat);
+		for (int i = 0; i < x->nr_tasks; i++)
+			if (is_primary(x, i))
+				pb_hist_merge(rep->lat, hist_of(x, i, w));
+	}
+	estimate_rep(x, w, rep);
 }
 
 /*

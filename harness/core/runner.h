@@ -71,6 +71,18 @@ struct pb_rep {
 	struct pb_count	*counts;	/* [nr_groups][evl.nr] */
 	struct pb_hist	*lat;		/* merged latency of the primary role, or NULL */
 	uint64_t	*task_ops;	/* [nr_tasks] */
+	/*
+	 * The slices of the window (a sample of the primary role's ops every
+	 * ~duration/50, at least 10 ms): value is the job's estimator of them
+	 * (estimator=), mean_value the plain ops over elapsed_s - wait_s.
+	 * Each is a metric value (the rate turned into the metric's unit).
+	 */
+	double		mean_value;	/* NAN when stall */
+	int		nslices;
+	int		outliers;	/* slices with no op or far off the median */
+	double		slice_median;	/* at the median slice rate; NAN unknown */
+	double		slice_trimmed;	/* at the trimmed mean of the slice rates */
+	double		p50;		/* at the median latency (latency workloads), or NAN */
 };
 
 

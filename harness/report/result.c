@@ -151,6 +151,18 @@ static void loss_json(const struct pb_result *r, int rep, json_t *o)
 	json_object_set_new(o, "loss_rate", jreal(pb_loss_rate(lost, ops)));
 }
 
+/* {"n", "outliers", "median", "trimmed"[, "p50"]}: the window's slices, as metric values. */
+static json_t *slices_json(const struct pb_bench *b, const struct pb_rep *rep)
+{
+	json_t *o = json_pack("{s:i, s:i, s:o, s:o}", "n", rep->nslices,
+			      "outliers", rep->outliers, "median", jreal(rep->slice_median),
+			      "trimmed", jreal(rep->slice_trimmed));
+
+	if (b->latency)
+		json_object_set_new(o, "p50", jreal(rep->p50));
+	return o;
+}
+
 static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 {
 	const struct pb_bench *b = r->job->bench;
@@ -172,6 +184,10 @@ static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 		loss_json(r, i, o);
 		json_object_set_new(o, "lost_wait_s", json_real(rep->wait_s));
 	}
+	json_object_set_new(o, "mean_value", jreal(rep->mean_value));
+	json_object_set_new(o, "estimator",
+			    json_string(pb_estimator_names[r->job->estimator]));
+	json_object_set_new(o, "slices", slices_json(b, rep));
 	if (b->latency)
 		json_object_set_new(o, "latency", latency_json(r->job, rep->lat));
 	if (r->nr_tasks > 1 && rep->task_ops) {

@@ -204,7 +204,7 @@ static void test_inheritance(void **state)
 {
 	static const char *const pipe_kv[] = {
 		"bench", "placement", "rounds", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration",
+		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "estimator",
 		"pattern", "size", "poll", "ratio", "tag", NULL
 	};
 	struct pb_jobset js;
@@ -264,7 +264,7 @@ static void test_cpus_and_hidden(void **state)
 {
 	static const char *const rr_kv[] = {
 		"bench", "cpus", "rounds", "repeats", "warmup", "duration", "loops",
-		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "streams", "secret", NULL
+		"tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "estimator", "streams", "secret", NULL
 	};
 	static const int cpus[] = { 0, 1, 1, 0 };
 	struct pb_jobset js;
@@ -881,7 +881,7 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "rounds", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "peer", "peer_cpu", NULL
+		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "estimator", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
 
