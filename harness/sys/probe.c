@@ -6,6 +6,7 @@
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,8 @@
 static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
 		      char *why, size_t len)
 {
-	struct pinned { int err; char arg[]; } *sh;
+	/* arg holds the caller's struct (doubles): aligned as malloc would */
+	struct pinned { int err; _Alignas(max_align_t) char arg[]; } *sh;
 	int status = 0, rc = -1;
 	cpu_set_t set;
 	pid_t pid, w;
