@@ -182,7 +182,9 @@ check "4 runs at once: every file named is there, whole" sh -c \
 	"for p in $(echo $paths); do python3 -c 'import json,sys; json.load(open(sys.argv[1]))' \$p || exit 1; done"
 
 # ---- two runs on one CPU: the second knows (S), or waits (--wait)
-$PB bench pipe --repeats 4 --duration 0.5 --warmup 0 cpus=$C0,$C0 -q -o "$T/la" \
+# (the first measures long enough to outlast the second whole run, probes
+# and re-probes of a busy machine included, so that the third finds it)
+$PB bench pipe --repeats 4 --duration 2 --warmup 0 cpus=$C0,$C0 -q -o "$T/la" \
 	>"$T/la.out" 2>&1 &
 pa=$!
 wait_file "$PINBENCH_LOCK_DIR/pinbench-cpu$C0.lock" && sleep 0.2
