@@ -86,11 +86,9 @@ static int opt_choice(void *ctx, const struct pb_opt *o, const char *arg)
 static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_cmp_opts *co = ctx;
-	char *end;
 
 	(void)o;
-	co->min_change = strtod(arg, &end);
-	if (end == arg || *end || co->min_change < 0)
+	if (pb_opt_nonneg(arg, &co->min_change))
 		return bad_value(arg);
 	return PB_OPTS_OK;
 }

@@ -46,11 +46,9 @@ struct export_opts {
 static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct export_opts *e = ctx;
-	char *end;
 
 	(void)o;
-	e->x.min_change = strtod(arg, &end);
-	if (end == arg || *end || e->x.min_change < 0) {
+	if (pb_opt_nonneg(arg, &e->x.min_change)) {
 		fprintf(stderr, "pinbench export: --min-change: bad value '%s'\n", arg);
 		return PB_OPTS_FAILED;
 	}

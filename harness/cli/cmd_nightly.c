@@ -80,11 +80,9 @@ static int opt_no_plot(void *ctx, const struct pb_opt *o, const char *arg)
 static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_nightly_opts *n = ctx;
-	char *end;
 
 	(void)o;
-	n->min_change = strtod(arg, &end);
-	return end == arg || *end || n->min_change < 0 ? PB_OPTS_USAGE : PB_OPTS_OK;
+	return pb_opt_nonneg(arg, &n->min_change) ? PB_OPTS_USAGE : PB_OPTS_OK;
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */

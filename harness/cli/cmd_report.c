@@ -43,11 +43,9 @@ struct report_opts {
 static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct report_opts *r = ctx;
-	char *end;
 
 	(void)o;
-	r->cmp.min_change = strtod(arg, &end);
-	if (end == arg || *end || r->cmp.min_change < 0) {
+	if (pb_opt_nonneg(arg, &r->cmp.min_change)) {
 		fprintf(stderr, "pinbench report: --min-change: bad value '%s'\n", arg);
 		return PB_OPTS_FAILED;
 	}

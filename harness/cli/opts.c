@@ -14,6 +14,14 @@
 #define OPTS_MAX	32
 #define LONG_BASE	256	/* getopt_long's value for row i: its letter, or LONG_BASE + i */
 
+int pb_opt_nonneg(const char *arg, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	return end == arg || *end || *v < 0 ? -1 : 0;
+}
+
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	(void)ctx;

@@ -34,6 +34,8 @@ struct pb_opt {
 
 /* A handler for -h/--help. */
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg);
+/* A number >= 0, all of arg (--min-change PCT): 0 and *v set, or -1. */
+int pb_opt_nonneg(const char *arg, double *v);
 
 /*
  * Parse argv[1..] against the table t of n rows; lead is put before the
