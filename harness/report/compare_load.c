@@ -452,6 +452,15 @@ static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t 
 			 json_is_string(v) ? json_string_value(v) : "?", c->groups[group]);
 		snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
 	}
+	/* a key only the first result has differs too, whichever file is read first */
+	json_object_foreach(t->params, k, v) {
+		if (free_key(k) || t->differs[0] || json_object_get(params, k))
+			continue;
+		snprintf(t->differs, sizeof(t->differs), "%s: %s (%s) vs absent (%s)", k,
+			 json_is_string(v) ? json_string_value(v) : "?",
+			 c->groups[t->params_group], c->groups[group]);
+		snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
+	}
 }
 
 int pb_cmp_comparable(const struct pb_cmp *c, const char *allow, char *err, size_t len)
@@ -591,14 +600,17 @@ static const char *group_key(json_t *root, enum pb_cmp_group by, char *buf, size
 }
 
 /*
- * Every string of a result file, made safe to print (util.h): labels, job
- * names, host names and messages travel between machines and come from
- * the network, and reach terminals, Markdown and gnuplot.
+ * Every string of a result file, made safe to print (util.h), and every
+ * object key (event names, derived figures' roles and workload keys are
+ * printed too): labels, job names, host names and messages travel between
+ * machines and come from the network, and reach terminals, Markdown and
+ * gnuplot.  A cleaned key that meets an existing one replaces it.
  */
 static void clean_strings(json_t *v)
 {
 	const char *key;
 	json_t *x;
+	void *tmp;
 	size_t i;
 
 	if (json_is_string(v)) {
@@ -608,8 +620,16 @@ static void clean_strings(json_t *v)
 			json_string_set(v, s);
 		free(s);
 	} else if (json_is_object(v)) {
-		json_object_foreach(v, key, x)
+		json_object_foreach_safe(v, tmp, key, x) {
+			char *k = strdup(key);
+
 			clean_strings(x);
+			if (k && pb_str_clean(k)) {
+				json_object_set(v, k, x);
+				json_object_del(v, key);
+			}
+			free(k);
+		}
 	} else if (json_is_array(v)) {
 		json_array_foreach(v, i, x)
 			clean_strings(x);

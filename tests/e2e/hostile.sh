@@ -27,7 +27,14 @@ for n, f in (("a", "6.1"), ("b", "6.2")):
                      "cpu_model": evil, "cpu": 0}
         for a in j.get("anomalies", []):
             a["message"] = evil
+        # keys are printed too: derived figures' roles and events
+        j["derived"] = {evil: {evil: 1.5, "cycles/op": 2.0}}
     json.dump(d, open("%s/r/%s.json" % (t, n), "w"))
+    # a workload key only one of them has: the refusal names it
+    if n == "a":
+        for j in d["jobs"]:
+            j["params"][evil] = evil
+    json.dump(d, open("%s/k%s.json" % (t, n), "w"))
 PY
 ok $? "hostile copies written"
 
@@ -45,6 +52,14 @@ for fmt in text markdown csv json; do
 	"$PB" compare --format $fmt "$T/r" >"$T/cmp.$fmt" 2>&1
 	clean "$T/cmp.$fmt" "compare --format $fmt"
 done
+check "the hostile derived figures are shown" grep -q "Per op" "$T/cmp.text"
+"$PB" compare "$T/ka.json" "$T/kb.json" >"$T/keys.txt" 2>&1
+ok "$(test $? = 2; echo $?)" "a key only one result has: refused (exit 2)" "$T/keys.txt"
+check "the refusal names the key" grep -q "vs absent" "$T/keys.txt"
+clean "$T/keys.txt" "the refusal"
+"$PB" compare "$T/kb.json" "$T/ka.json" >"$T/keys2.txt" 2>&1
+ok "$(test $? = 2; echo $?)" "the same, the other file first: refused (exit 2)" "$T/keys2.txt"
+clean "$T/keys2.txt" "the refusal, the other file first"
 "$PB" compare --group-by peer "$T/r" >"$T/peer.txt" 2>&1
 clean "$T/peer.txt" "compare --group-by peer"
 check "compare json is still JSON" pyjson "$T/cmp.json" 'True'

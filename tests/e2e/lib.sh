@@ -11,7 +11,8 @@ cd "$(dirname "$0")/../.." || exit 2
 PB=${PINBENCH:-./pinbench}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pinbench-e2e.XXXXXX") || exit 2
 on_exit() { :; }	# a test may redefine it: runs before $T is removed
-trap 'on_exit; rm -rf "$T"' EXIT
+# KEEP_T=1 keeps the folder, to read what a failing test left
+trap 'on_exit; [ -n "$KEEP_T" ] || rm -rf "$T"' EXIT
 trap 'exit 1' HUP INT PIPE TERM
 n=0
 nfail=0
