@@ -19,6 +19,9 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "core/bench.h"
+#include "core/jobfile.h"
+#include "core/keys.h"
 #include "lib/anomaly.h"
 #include "report/compare.h"
 #include "lib/schema.h"
@@ -428,8 +431,50 @@ static bool free_key(const char *k)
 	return false;
 }
 
-/* The first key whose value differs from the table's first result's, noted once. */
-static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t *params)
+/*
+ * A key a result does not record was made by a pinbench that did not know
+ * it, and ran as its default does: the same when the other result's value
+ * is this build's default for the key (a common key, or the workload's).
+ */
+static bool is_default(const char *bench, const char *k, json_t *v)
+{
+	const struct pb_bench *b = bench ? pb_bench_find(bench) : NULL;
+	const struct pb_key *key = pb_key_find(pb_common_keys, k);
+	const char *s = json_string_value(v);
+	char *end;
+	double x, d;
+
+	if (!key && b)
+		key = pb_key_find(b->keys, k);
+	if (!key || !key->def || !s)
+		return false;
+	if (!strcmp(s, key->def))
+		return true;
+	x = strtod(s, &end);	/* "0.50" is "0.5" */
+	if (end == s || *end)
+		return false;
+	d = strtod(key->def, &end);
+	return !*end && x == d;
+}
+
+static void note_differs(struct pb_cmp *c, struct pb_table *t, int group, const char *k,
+			 json_t *first, json_t *later)
+{
+	snprintf(t->differs, sizeof(t->differs), "%s: %s (%s) vs %s (%s)", k,
+		 !first ? "absent" : json_is_string(first) ? json_string_value(first) : "?",
+		 c->groups[t->params_group],
+		 !later ? "absent" : json_is_string(later) ? json_string_value(later) : "?",
+		 c->groups[group]);
+	snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
+}
+
+/*
+ * The first key whose value differs from the table's first result's, noted
+ * once, whichever file is read first.  A key only one of them records
+ * differs unless its value there is the key's default.
+ */
+static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t *params,
+			const char *bench)
 {
 	const char *k;
 	json_t *v;
@@ -444,22 +489,16 @@ static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t 
 	json_object_foreach(params, k, v) {
 		json_t *w = json_object_get(t->params, k);
 
-		if (free_key(k) || t->differs[0] || (w && json_equal(v, w)))
+		if (free_key(k) || t->differs[0] || (w && json_equal(v, w)) ||
+		    (!w && is_default(bench, k, v)))
 			continue;
-		snprintf(t->differs, sizeof(t->differs), "%s: %s (%s) vs %s (%s)", k,
-			 json_is_string(w) ? json_string_value(w) : "absent",
-			 c->groups[t->params_group],
-			 json_is_string(v) ? json_string_value(v) : "?", c->groups[group]);
-		snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
+		note_differs(c, t, group, k, w, v);
 	}
-	/* a key only the first result has differs too, whichever file is read first */
 	json_object_foreach(t->params, k, v) {
-		if (free_key(k) || t->differs[0] || json_object_get(params, k))
+		if (free_key(k) || t->differs[0] || json_object_get(params, k) ||
+		    is_default(bench, k, v))
 			continue;
-		snprintf(t->differs, sizeof(t->differs), "%s: %s (%s) vs absent (%s)", k,
-			 json_is_string(v) ? json_string_value(v) : "?",
-			 c->groups[t->params_group], c->groups[group]);
-		snprintf(t->differs_key, sizeof(t->differs_key), "%s", k);
+		note_differs(c, t, group, k, v, NULL);
 	}
 }
 
@@ -528,7 +567,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 
 	if (!t || !(cell = get_cell(t, group)))
 		return -1;
-	hold_params(c, t, group, json_object_get(job, "params"));
+	hold_params(c, t, group, json_object_get(job, "params"), jstr(job, "bench", NULL));
 	if (!t->cpus[0])
 		cpus_text(json_object_get(job, "cpus"), t->cpus, sizeof(t->cpus));
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)

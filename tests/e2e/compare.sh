@@ -134,4 +134,31 @@ check "--allow-different size: compared" $PB compare --allow-different pattern,s
 	"$T/keys/k0.json" "$T/keys/k1.json"
 check "only repeats differ: compared" $PB compare "$T/keys/r0.json" "$T/keys/r1.json"
 
+# A key one result does not record (made before the key existed) ran as its
+# default: the same as the default, different from anything else, in either
+# order.
+python3 - "$T/keys/r0.json" "$T/keys/r1.json" "$T/keys" <<'PY'
+import json, sys
+for name, src, extra in (("old", sys.argv[1], {}),
+                         ("def", sys.argv[2], {"tasks": "processes", "estimator": "mean",
+                                               "warmup": "1.0"}),
+                         ("thr", sys.argv[2], {"tasks": "threads"}),
+                         ("med", sys.argv[2], {"estimator": "median"})):
+    d = json.load(open(src))
+    for j in d["jobs"]:
+        for k in ("tasks", "estimator"):
+            j["params"].pop(k, None)
+        j["params"].update(extra)
+    json.dump(d, open("%s/%s.json" % (sys.argv[3], name), "w"))
+PY
+check "absent vs the defaults (tasks=processes, estimator=mean): compared" \
+	$PB compare "$T/keys/old.json" "$T/keys/def.json"
+check "the defaults vs absent, the other order: compared" \
+	$PB compare "$T/keys/def.json" "$T/keys/old.json"
+exits2 "absent vs tasks=threads: refused" \
+	"tasks: absent (2.6.29) vs threads (2.6.22)" $PB compare "$T/keys/old.json" "$T/keys/thr.json"
+exits2 "estimator=median vs absent, the new file first: refused" \
+	"estimator: median (2.6.22) vs absent (2.6.29)" \
+	$PB compare "$T/keys/med.json" "$T/keys/old.json"
+
 done_testing
