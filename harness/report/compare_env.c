@@ -39,6 +39,17 @@ static void set_str(json_t *fp, const char *key, const char *s)
 	json_object_set_new(fp, key, s && *s ? json_string(s) : json_null());
 }
 
+/* "haltpoll (governor haltpoll)", "intel_idle", or "" unknown */
+static void cpuidle_text(json_t *ci, char *buf, size_t len)
+{
+	const char *d = jget(ci, "driver", NULL), *g = jget(ci, "governor", NULL);
+
+	if (d && g)
+		snprintf(buf, len, "%s (governor %s)", d, g);
+	else
+		snprintf(buf, len, "%s", d ? d : "");
+}
+
 static void topology_text(json_t *t, char *buf, size_t len)
 {
 	static const char *const keys[] = { "packages", "cores", "pus", "llcs", "numa_nodes" };
@@ -108,6 +119,8 @@ json_t *pb_cmp_env_of(json_t *root)
 	set_str(fp, "thp_enabled", jget(env, "thp", "enabled"));
 	set_str(fp, "thp_defrag", jget(env, "thp", "defrag"));
 	set_str(fp, "governor", jget(env, "cpufreq", "governor"));
+	cpuidle_text(json_object_get(env, "cpuidle"), buf, sizeof(buf));
+	set_str(fp, "cpuidle", buf);
 	smt_text(json_object_get(env, "smt"), buf, sizeof(buf));
 	set_str(fp, "smt", buf);
 	return fp;
@@ -119,6 +132,7 @@ static const char *const key_words[][2] = {
 	{ "cmdline", "cmdline" }, { "vulnerabilities", "mitigations" },
 	{ "microcode", "microcode" }, { "thp_enabled", "THP enabled" },
 	{ "thp_defrag", "THP defrag" }, { "governor", "governor" }, { "smt", "SMT" },
+	{ "cpuidle", "cpuidle" },
 };
 
 void pb_cmp_env_add(json_t **fp, json_t *root)
@@ -370,6 +384,7 @@ json_t *pb_cmp_env_diffs(const struct pb_cmp *c)
 	diff_field(c, out, "thp_defrag", "thp", "THP differs", "defrag", false);
 	diff_field(c, out, "governor", "governor", "governor differs", NULL, false);
 	diff_field(c, out, "smt", "smt", "SMT differs", NULL, false);
+	diff_field(c, out, "cpuidle", "cpuidle", "cpuidle differs", NULL, false);
 	return out;
 }
 

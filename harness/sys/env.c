@@ -337,7 +337,11 @@ static void bracketed(char *dst, size_t len, const char *path)
 		dst[0] = '\0';	/* no kernel has such a choice: unknown, not cut */
 }
 
-/* microcode (cpuinfo, cpu0/microcode/version) and transparent huge pages */
+/*
+ * microcode (cpuinfo, cpu0/microcode/version), transparent huge pages and
+ * cpuidle: the idle driver decides what a wake-up costs (a deep C-state's
+ * exit, a guest's haltpoll polling before it halts).
+ */
 static void collect_kernel(struct pb_env *e)
 {
 	if (pb_cpuinfo_field("microcode", e->microcode, sizeof(e->microcode)))
@@ -349,6 +353,14 @@ static void collect_kernel(struct pb_env *e)
 		  "/sys/kernel/mm/transparent_hugepage/enabled");
 	bracketed(e->thp_defrag, sizeof(e->thp_defrag),
 		  "/sys/kernel/mm/transparent_hugepage/defrag");
+	if (pb_sys_read(e->cpuidle_driver, sizeof(e->cpuidle_driver),
+			"/sys/devices/system/cpu/cpuidle/current_driver") < 0)
+		e->cpuidle_driver[0] = '\0';
+	if (pb_sys_read(e->cpuidle_governor, sizeof(e->cpuidle_governor),
+			"/sys/devices/system/cpu/cpuidle/current_governor") < 0 &&
+	    pb_sys_read(e->cpuidle_governor, sizeof(e->cpuidle_governor),
+			"/sys/devices/system/cpu/cpuidle/current_governor_ro") < 0)
+		e->cpuidle_governor[0] = '\0';
 }
 
 static void collect_global(struct pb_env *e)
@@ -513,7 +525,7 @@ static json_t *vulns_json(const struct pb_env *e)
 	return o;
 }
 
-/* What reviewers ask about first: cmdline, mitigations, microcode, THP. */
+/* What reviewers ask about first: cmdline, mitigations, microcode, THP, cpuidle. */
 static void kernel_json(const struct pb_env *e, json_t *o)
 {
 	json_object_set_new(o, "cmdline", e->cmdline_known ? json_string(e->cmdline) :
@@ -525,6 +537,9 @@ static void kernel_json(const struct pb_env *e, json_t *o)
 	json_object_set_new(o, "thp", json_pack("{s:o,s:o}",
 			    "enabled", jstr_or_null(e->thp_enabled),
 			    "defrag", jstr_or_null(e->thp_defrag)));
+	json_object_set_new(o, "cpuidle", json_pack("{s:o,s:o}",
+			    "driver", jstr_or_null(e->cpuidle_driver),
+			    "governor", jstr_or_null(e->cpuidle_governor)));
 }
 
 json_t *pb_env_json(const struct pb_env *e)

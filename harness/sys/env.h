@@ -77,6 +77,8 @@ struct pb_env {
 	char	microcode_version[PB_ENV_STR]; /* cpu0/microcode/version, or "" */
 	char	thp_enabled[PB_ENV_STR];	/* the [choice] of .../enabled, or "" */
 	char	thp_defrag[PB_ENV_STR];		/* the [choice] of .../defrag, or "" */
+	char	cpuidle_driver[PB_ENV_STR];	/* cpuidle/current_driver, "none", or "" */
+	char	cpuidle_governor[PB_ENV_STR];	/* cpuidle/current_governor(_ro), or "" */
 };
 
 /* Collect everything; never fails for a missing file.  0, or -1 (ENOMEM). */

@@ -36,7 +36,7 @@ ok $? "fixtures generated"
 python3 - "$T/r" <<'PY'
 import json, sys
 d = sys.argv[1]
-def env(name, model, cmdline, spectre, micro, thp, more=None):
+def env(name, model, cmdline, spectre, micro, thp, more=None, idle="menu"):
     path = "%s/%s.json" % (d, name)
     r = json.load(open(path))
     h = r["host"]
@@ -49,13 +49,14 @@ def env(name, model, cmdline, spectre, micro, thp, more=None):
                         "microcode": {"cpuinfo": micro, "version": None},
                         "thp": {"enabled": thp, "defrag": "madvise"},
                         "cpufreq": {"governor": "performance"},
-                        "smt": {"control": "notsupported", "active": False}}
+                        "smt": {"control": "notsupported", "active": False},
+                        "cpuidle": {"driver": "intel_idle", "governor": idle}}
     json.dump(r, open(path, "w"))
 xeon = "Intel(R) Xeon(R) Gold 6230 CPU @ 2.10GHz"
 env("a", xeon, "BOOT_IMAGE=/boot/vmlinuz-6.1 root=/dev/vda1 ro quiet",
     "Mitigation: Retpolines", "0x5003604", "madvise")
 env("b", xeon, "BOOT_IMAGE=/boot/vmlinuz-6.2 root=/dev/vda1 ro quiet mitigations=off",
-    "Vulnerable", "0x5003605", "always", {"gather_data_sampling": "Not affected"})
+    "Vulnerable", "0x5003605", "always", {"gather_data_sampling": "Not affected"}, "teo")
 env("c", "AMD EPYC 7B13 64-Core Processor",
     "BOOT_IMAGE=/boot/vmlinuz-6.3 root=/dev/vda1 ro quiet",
     "Mitigation: Retpolines", "0x5003604", "madvise")
@@ -75,6 +76,8 @@ check "text: the cmdline words not in both (BOOT_IMAGE aside)" grep -qx \
 check "text: microcode differs" grep -qx "microcode differs: 6.1: 0x5003604; 6.2: 0x5003605" \
 	"$T/ab.txt"
 check "text: THP differs" grep -qx "THP differs: enabled: 6.1: madvise; 6.2: always" "$T/ab.txt"
+check "text: cpuidle differs (the governor)" grep -qx \
+	"cpuidle differs: 6.1: intel_idle (governor menu); 6.2: intel_idle (governor teo)" "$T/ab.txt"
 ! grep -q "warning:\|governor differs\|SMT differs\|meltdown\|defrag" "$T/ab.txt"
 ok $? "text: nothing said of what is the same (one CPU model, governor, SMT, meltdown)"
 # above the tables: every difference comes before the first table's title
@@ -121,7 +124,7 @@ assert m["values"] == [{"value": "Mitigation: Retpolines", "groups": ["6.1", "6.
 assert not m["warning"] and c["warning"], e
 assert c["message"].startswith("warning: the results come from different CPU models: "), c
 assert [x["kind"] for x in e] == ["cpu_model", "mitigations", "mitigations", "cmdline",
-                                  "microcode", "thp"], e
+                                  "microcode", "thp", "cpuidle"], e
 ' "$T/abc.json"
 "$PB" compare --format json "$T/r/a.json" "$T/r/a.json" >"$T/aa.json" 2>"$T/err"
 check "json: one machine, no differences (an empty array)" \

@@ -298,7 +298,7 @@ static const char *jpath_str(json_t *j, const char *a, const char *b)
 	return json_string_value(b ? json_object_get(v, b) : v);
 }
 
-/* cmdline, vulnerabilities, microcode and THP recorded from the fake tree */
+/* cmdline, vulnerabilities, microcode, THP and cpuidle recorded from the fake tree */
 static void test_env_json_kernel(void **state)
 {
 	json_t *j, *vu;
@@ -323,6 +323,9 @@ static void test_env_json_kernel(void **state)
 	assert_string_equal(jpath_str(j, "microcode", "version"), "0x5003604");
 	assert_string_equal(jpath_str(j, "thp", "enabled"), "madvise");
 	assert_string_equal(jpath_str(j, "thp", "defrag"), "madvise");
+	/* an older kernel: current_governor_ro only */
+	assert_string_equal(jpath_str(j, "cpuidle", "driver"), "intel_idle");
+	assert_string_equal(jpath_str(j, "cpuidle", "governor"), "menu");
 	assert_string_equal(jpath_str(j, "cpufreq", "governor"), "performance");
 	assert_string_equal(jpath_str(j, "smt", "control"), "on");
 	assert_true(json_is_true(json_object_get(json_object_get(j, "smt"), "active")));
@@ -337,6 +340,8 @@ static void test_env_json_kernel(void **state)
 	assert_true(json_is_null(json_object_get(json_object_get(j, "microcode"), "version")));
 	assert_true(json_is_null(json_object_get(json_object_get(j, "thp"), "enabled")));
 	assert_true(json_is_null(json_object_get(json_object_get(j, "thp"), "defrag")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "cpuidle"), "driver")));
+	assert_true(json_is_null(json_object_get(json_object_get(j, "cpuidle"), "governor")));
 	json_decref(j);
 	pb_env_free(&e);
 }
