@@ -611,13 +611,17 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		const struct pb_job *j = &js->jobs[i];
 		char reason[256];
 
-		char count[64] = "";
+		char count[64] = "", err[PB_ERR_MAX];
+		struct pb_evlist ev;
 		long ops;
 		double cs = pb_job_count_window(j, &ops);
+		bool first = !pb_evlist_build(&ev, j->events, err, sizeof(err)) &&
+			     pb_job_counts_first(j, &ev);
 
 		if (strcmp(j->events, "none") && !j->counting_inline)
-			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s",
-				 ops ? (double)ops : cs, ops ? "ops" : "s");
+			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s%s",
+				 ops ? (double)ops : cs, ops ? "ops" : "s",
+				 first ? " in the warm-up" : "");
 		if (j->loops)
 			fprintf(f, "%s (%s): %d x %ld ops%s%s", j->name, j->bench->name,
 				j->repeats, j->loops, count, j->threads ? ", threads" : "");
@@ -728,13 +732,23 @@ static void dur_text(double s, char *buf, size_t len)
 }
 
 /*
- * Which window of the job runs (w from 0): "repeat 2 of 3" of the timing
- * pass, "counter pass 1 of 2, repeat 2 of 3" after it.
+ * Which window of the job runs (the w-th, from 0): "repeat 2 of 3" of the
+ * timing pass, "counter pass 1 of 2" after it (or before it, in the
+ * warm-up: counts_first); counting=inline: "counter pass 1 of 2, repeat 2
+ * of 3".
  */
 static void window_text(const struct pb_progress *pg, int w, char *buf, size_t len)
 {
 	int r = pg->repeats > 0 ? pg->repeats : 1, pass;
 
+	if (pg->timing && pg->counts_first) {	/* a window a pass, then the metric's */
+		if (w < pg->passes)
+			snprintf(buf, len, "counter pass %d of %d (warm-up)", w + 1, pg->passes);
+		else
+			snprintf(buf, len, "repeat %d of %d", w - pg->passes + 1 < r ?
+				 w - pg->passes + 1 : r, r);
+		return;
+	}
 	if (pg->timing && w < r) {		/* the metric's windows, then a window a pass */
 		snprintf(buf, len, "repeat %d of %d", w + 1, r);
 		return;
@@ -836,7 +850,7 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 					 js->jobs[i].placements[p] : NULL, &evl[i]) > 0);
 	dur_text(sum, d, sizeof(d));
 	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
-		"short window per counter pass, + %.1f s each)\n", d, cells,
+		"short window per counter pass not in the warm-up, + %.1f s each)\n", d, cells,
 		cells == 1 ? "" : "s", JOB_OVERHEAD_S);
 	free(evl);
 	return sum;
@@ -1136,6 +1150,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 						  .repeats = j->repeats, .timing = !ev->nr ||
 						  !j->counting_inline, .passes = ev->nr ?
 						  (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
+						  .counts_first = pb_job_counts_first(j, ev),
 						  .job_s = cell_s(t, j, pl, ev),
 						  .started = pb_mono_s() };
 

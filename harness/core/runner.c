@@ -41,7 +41,8 @@ struct shm_hdr {
 	int			stop;
 	int			gate;
 	int			nready;
-	int			nwin_done;
+	int			nwin_done;	/* windows finished (any order) */
+	double			gate_t;		/* when the roles were let go */
 	int			failed;
 	char			reason[PB_ERR_MAX];
 	struct pb_evlist	evl;
@@ -90,6 +91,8 @@ struct shm_win {
 	uint64_t	busy_ns;	/* primary role: time owned by completed ops */
 	int		pass;
 	int		nslices;
+	int		done;		/* finished: collected */
+	double		start;		/* began, seconds after gate_t */
 };
 
 struct layout {
@@ -104,7 +107,8 @@ struct job_ctx {
 	int			nr_tasks;
 	int			nr_groups;
 	int			nr_wins;	/* metric repeats + count_wins x passes */
-	bool			timing_pass;	/* counter-free windows for the metric first */
+	bool			timing_pass;	/* counter-free windows for the metric */
+	bool			counts_first;	/* the counter passes in the warm-up */
 	int			count_wins;	/* windows per counter pass: 1, or repeats (inline) */
 	int			*group_cpu;	/* counters=cpu: the CPU of each group */
 	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
@@ -664,6 +668,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 		uint64_t p0 = primary_ops(x);
 
 		t0 = pb_mono_s();
+		win->start = t0 - hdr_of(x)->gate_t;
 		set_window(x, w);
 		if (window_wait(x, ra, w, p0, t0, rate, pass, r, &l))
 			goto out;	/* the window in flight is not kept */
@@ -684,7 +689,9 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 				       counts_of(x, w, k), counts_of(x, w, k), nev);
 		if (roles_failed(x, ra) || pin_lost(x))
 			goto out;
-		__atomic_store_n(&hdr_of(x)->nwin_done, w + 1, __ATOMIC_RELEASE);
+		win->done = 1;
+		__atomic_store_n(&hdr_of(x)->nwin_done, hdr_of(x)->nwin_done + 1,
+				 __ATOMIC_RELEASE);
 	}
 	rc = 0;
 out:
@@ -877,6 +884,43 @@ static void span_end(struct job_ctx *x, struct span *sp)
 	sp->ours = NULL;
 }
 
+/* The counter passes' wall time: a timed window each (counts_first only). */
+static double counts_s(const struct job_ctx *x)
+{
+	long ops;
+
+	return hdr_of(x)->evl.nr_passes * x->count_wins * pb_job_count_window(x->job, &ops);
+}
+
+/*
+ * Run the counter passes, their windows from w on; the last pass's groups
+ * stay open.  With counting=inline pass 0 is the metric's own (its span
+ * the noisy-neighbour check's).  0, or -1 when the job failed meanwhile.
+ */
+static int count_passes(struct job_ctx *x, struct role_arg *ra, int w, double rate,
+			struct pb_group **g, struct span *sp)
+{
+	struct shm_hdr *h = hdr_of(x);
+	int e = 0;
+
+	for (int pass = 0; h->evl.nr && pass < h->evl.nr_passes; pass++) {
+		if (w + x->count_wins > x->nr_wins)
+			break;	/* more passes than planned: the rest stays unmeasured */
+		open_groups(x, ra, pass, g);
+		if (!x->timing_pass && !pass)
+			span_begin(x, ra, sp);
+		e = run_windows(x, ra, pass, w, rate, g);
+		if (!x->timing_pass && !pass)
+			span_end(x, sp);
+		if (e)
+			break;
+		w += x->count_wins;
+		if (pass + 1 < h->evl.nr_passes)
+			close_groups(x, g);
+	}
+	return e;
+}
+
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
@@ -884,8 +928,8 @@ static void job_process(struct job_ctx *x)
 	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
 	struct span sp = { 0 };
-	int e, w = 0;
 	double rate = 0;
+	int e;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pb_roles_catch_stop();
@@ -914,13 +958,16 @@ static void job_process(struct job_ctx *x)
 	}
 	if (!wait_ready(x, ra))
 		goto stop;
+	h->gate_t = pb_mono_s();
 	__atomic_store_n(&h->gate, 1, __ATOMIC_RELEASE);
 	futex(&h->gate, FUTEX_WAKE, INT_MAX);
 	if (j->warmup > 0) {
+		/* counts_first: the passes take the warm-up's last part */
+		double left = j->warmup - (x->counts_first ? counts_s(x) : 0);
 		uint64_t o0 = primary_ops(x);
 		double t0 = pb_mono_s();
 
-		if (nap(x, j->warmup, "the warm-up"))
+		if (nap(x, left > 0 ? left : 0, "the warm-up"))
 			goto stop;
 		rate = (primary_ops(x) - o0) / (pb_mono_s() - t0);
 	}
@@ -931,32 +978,24 @@ static void job_process(struct job_ctx *x)
 		h->count_expect_s = !l.loops ? l.s : rate > 0 ? l.loops / rate : 0;
 	}
 	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
+	if (x->counts_first) {	/* then the metric runs with every counter closed */
+		e = count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
+		close_groups(x, g);
+		if (e)
+			goto windows_done;
+	}
 	if (x->timing_pass) {	/* the metric's windows, with no counter open */
 		span_begin(x, ra, &sp);
-		e = run_windows(x, ra, -1, w, rate, g);
+		e = run_windows(x, ra, -1, 0, rate, g);
 		span_end(x, &sp);
 		if (e)
 			goto windows_done;
-		w += j->repeats;
 	}
-	for (int pass = 0; h->evl.nr && pass < h->evl.nr_passes; pass++) {
-		if (w + x->count_wins > x->nr_wins)
-			break;	/* more passes than planned: the rest stays unmeasured */
-		open_groups(x, ra, pass, g);
-		if (!x->timing_pass && !pass)	/* counting=inline: pass 0 is the metric */
-			span_begin(x, ra, &sp);
-		e = run_windows(x, ra, pass, w, rate, g);
-		if (!x->timing_pass && !pass)
-			span_end(x, &sp);
-		if (e)
-			break;
-		w += x->count_wins;
-		if (pass + 1 < h->evl.nr_passes)
-			close_groups(x, g);
-	}
+	if (!x->counts_first)
+		count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
 windows_done:
 	stop_roles(x, ra);
-	probe_clocks(x, h->after);	/* the roles are gone, the counters still open */
+	probe_clocks(x, h->after);	/* the roles gone, the counters open (not counts_first) */
 	close_groups(x, g);
 	goto out;
 stop:
@@ -1012,7 +1051,7 @@ static double expected_s(const struct job_ctx *x, int passes)
 			count = 30;
 	}
 	return j->warmup + x->timing_pass * j->repeats * per +
-	       passes * x->count_wins * count + 1;
+	       !x->counts_first * passes * x->count_wins * count + 1;
 }
 
 /*
@@ -1026,7 +1065,9 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 	const struct pb_job *j = x->job;
 	double per_task = 0.05 * x->nr_tasks, w = hdr_of(x)->win_expect_s;
 
-	if (x->timing_pass && done >= j->repeats)	/* a counter pass's window */
+	if (x->counts_first)	/* which window runs is not told: the longer */
+		w = fmax(w, hdr_of(x)->count_expect_s);
+	else if (x->timing_pass && done >= j->repeats)	/* a counter pass's window */
 		w = hdr_of(x)->count_expect_s;
 
 	if (j->timeout > 0)
@@ -1183,6 +1224,7 @@ static void collect_rep(struct job_ctx *x, int w, struct pb_result *r)
 	rep->ops = win->ops;
 	rep->elapsed_s = win->elapsed;
 	rep->pass = win->pass;
+	rep->start_s = win->start;
 	rep->in_summary = !x->timing_pass || win->pass < 0;
 	memcpy(rep->aux, win->aux, sizeof(rep->aux));
 	rep->wait_s = lost_wait(x, lost >= 0 ? win->aux[lost] : 0, win->ops, win->busy_ns,
@@ -1263,8 +1305,9 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 			snprintf(r->group_names[k], 32, "%s/%d",
 				 x->bench->roles[r->tasks[k].role], r->tasks[k].instance);
 	}
-	for (int w = 0; w < done && w < x->nr_wins; w++)
-		collect_rep(x, w, r);
+	for (int w = 0; done && w < x->nr_wins; w++)	/* in index order: the metric's first */
+		if (win_of(x, w)->done)
+			collect_rep(x, w, r);
 	if (!r->nr_reps)
 		return;
 	v = calloc(r->nr_reps, sizeof(*v));
@@ -1312,7 +1355,21 @@ double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl)
 		if (ops)
 			count = 30;
 	}
+	if (pb_job_counts_first(j, evl))
+		passes = 0;	/* in the warm-up */
 	return j->warmup + timing * j->repeats * per + passes * (timing ? 1 : j->repeats) * count;
+}
+
+bool pb_job_counts_first(const struct pb_job *j, const struct pb_evlist *evl)
+{
+	int passes = evl->nr_passes > 0 ? evl->nr_passes : 1;
+	long ops;
+	double s;
+
+	if (!evl->nr || j->counting_inline)
+		return false;
+	s = pb_job_count_window(j, &ops);
+	return !ops && s > 0 && passes * s <= j->warmup / 2;
 }
 
 static void distinct_cpus(struct job_ctx *x, const int *cpus)
@@ -1528,6 +1585,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 			goto oom;
 	}
 	x.timing_pass = !evl->nr || !j->counting_inline;
+	x.counts_first = pb_job_counts_first(j, evl);
+	r->counts_first = x.counts_first;
 	x.count_wins = x.timing_pass ? 1 : j->repeats;
 	nr_passes = evl->nr ? max_passes(evl) : 0;
 	x.nr_wins = pb_job_windows(j, evl);
@@ -1564,7 +1623,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	supervise(&x, pid, r->placement, r);
 	if (moved)
 		sched_setaffinity(0, sizeof(saved), &saved);
-	probe_closed(r);
+	if (evl->nr && !x.counts_first)	/* else "after" had every counter closed */
+		probe_closed(r);
 	collect(&x, r);
 	job_checks(&x, nom, r);
 	goto out;

@@ -67,6 +67,7 @@ struct pb_rep {
 	bool		stall;		/* no op completed */
 	int		pass;		/* counter pass, -1: no counters open */
 	bool		in_summary;	/* one of the metric's repeats */
+	double		start_s;	/* when it began: seconds after the roles started */
 	uint64_t	aux[PB_MAX_AUX];
 	struct pb_count	*counts;	/* [nr_groups][evl.nr] */
 	struct pb_hist	*lat;		/* merged latency of the primary role, or NULL */
@@ -100,6 +101,7 @@ struct pb_result {
 	struct pb_summary	summary;
 	struct pb_anomalies	anomalies;
 	struct pb_evlist	evl;		/* with what the kernel refused */
+	bool			counts_first;	/* the counter passes ran in the warm-up */
 	int			nr_groups;	/* counter groups: tasks, or CPUs */
 	char			(*group_names)[32];
 	double			wall_s;		/* the whole job, start to end */
@@ -133,6 +135,7 @@ struct pb_progress {
 	 */
 	int	repeats, passes;
 	bool	timing;
+	bool	counts_first;	/* the passes' windows come first (in the warm-up) */
 	double	job_s, rest_s, started;
 };
 
@@ -146,6 +149,15 @@ struct pb_progress {
  */
 int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl);
 double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl);
+/*
+ * Whether the counter passes run at the end of the warm-up, before the
+ * metric's windows, instead of after them: with counting=separate, when
+ * their windows are timed (not loops=) and together take at most half the
+ * warm-up.  The metric then gets its whole warm-up (the roles keep running
+ * through the passes) and the passes cost no wall time; the passes get
+ * what is left of the warm-up before them, at least as long as they are.
+ */
+bool pb_job_counts_first(const struct pb_job *j, const struct pb_evlist *evl);
 
 /*
  * The client for jobs with peer= (net/peer.c's pb_peer_ops); without it

@@ -168,9 +168,9 @@ static json_t *rep_json(const struct pb_result *r, int i, double nominal_mhz)
 	const struct pb_bench *b = r->job->bench;
 	const struct pb_rep *rep = &r->reps[i];
 	double busy = rep->elapsed_s - rep->wait_s;
-	json_t *o = json_pack("{s:o, s:I, s:f, s:f, s:b, s:o, s:b}",
+	json_t *o = json_pack("{s:o, s:I, s:f, s:f, s:f, s:b, s:o, s:b}",
 			      "value", jreal(rep->value), "ops", (json_int_t)rep->ops,
-			      "elapsed_s", rep->elapsed_s,
+			      "start_s", rep->start_s, "elapsed_s", rep->elapsed_s,
 			      "ops_per_s", busy > 0 ? rep->ops / busy : 0.0,
 			      "stall", rep->stall,
 			      "pass", rep->pass >= 0 ? json_integer(rep->pass) : json_null(),
@@ -276,8 +276,9 @@ static json_t *passes_json(const struct pb_result *r)
 				n++;
 			}
 		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
-		json_array_append_new(v, json_pack("{s:i, s:s, s:i, s:f, s:o, s:o, s:o}", "pass", p,
-			"events", names, "windows", n, "elapsed_s", secs,
+		json_array_append_new(v, json_pack("{s:i, s:s, s:b, s:i, s:f, s:o, s:o, s:o}",
+			"pass", p, "events", names, "in_warmup", r->counts_first,
+			"windows", n, "elapsed_s", secs,
 			"ops_per_s", known ? json_real(pr) : json_null(),
 			"metric_ops_per_s", known ? json_real(mr) : json_null(),
 			"slower", known ? json_real(1 - pr / mr) : json_null()));

@@ -133,6 +133,8 @@ WHY=$T/cd.err
 ok $? "count_duration=0.3: the run exits 0"
 check "count_duration=0.3: 2 metric windows of 0.6 s, then one counter window of 0.3 s" \
 	pyjson "$T/cd.json" '[(r["pass"], 0.59 < r["elapsed_s"] < 0.9 if r["pass"] is None else 0.29 < r["elapsed_s"] < 0.5) for r in d["jobs"][0]["repeats"]] == [(None, True), (None, True), (0, True)]'
+check "warmup=0: the counter window ran after the metric's (start_s), with the closed probe" pyjson "$T/cd.json" \
+	'not d["jobs"][0]["passes"][0]["in_warmup"] and d["jobs"][0]["repeats"][2]["start_s"] >= d["jobs"][0]["repeats"][1]["start_s"] + d["jobs"][0]["repeats"][1]["elapsed_s"] and d["jobs"][0]["clock"][0]["closed_mhz"] is not None'
 check "passes[]: one window, its seconds, its rate against the metric's" pyjson "$T/cd.json" \
 	'[(p["windows"], 0.29 < p["elapsed_s"] < 0.5) for p in d["jobs"][0]["passes"]] == [(1, True)] and all(p["ops_per_s"] > 0 and p["metric_ops_per_s"] > 0 for p in d["jobs"][0]["passes"])'
 if may_count; then

@@ -31,8 +31,16 @@ for j in d["jobs"]:
     assert s["n"] < 2 or s["ci95"] is None or s["ci95"][0] <= s["mean"], s
     assert all(r["ops"] >= 0 for r in reps)
 PY
-check "counting=separate: metric windows open no counter, one short counter window follows" pyjson "$J" \
+check "counting=separate: metric windows open no counter, one short counter window (listed last)" pyjson "$J" \
 	'all([r["pass"] for r in j["repeats"]] == [None] * 3 + [0] and all("counters" not in r for r in j["repeats"][:3]) for j in d["jobs"] if j["status"] == "ok")'
+# warmup=0.5 holds the 0.2 s counter window: it runs at the warm-up's end,
+# and the metric's windows begin once the whole warm-up is over
+check "quick.ini: the counter window ran in the warm-up, before the metric's (start_s)" pyjson "$J" \
+	'all(j["passes"][0]["in_warmup"] and j["repeats"][3]["start_s"] + j["repeats"][3]["elapsed_s"] <= min(r["start_s"] for r in j["repeats"][:3]) and min(r["start_s"] for r in j["repeats"][:3]) >= 0.5 for j in d["jobs"] if j["status"] == "ok")'
+check "quick.ini: the metric's windows back to back, in order" pyjson "$J" \
+	'all(j["repeats"][k]["start_s"] + j["repeats"][k]["elapsed_s"] <= j["repeats"][k + 1]["start_s"] for j in d["jobs"] if j["status"] == "ok" for k in range(2))'
+check "quick.ini: no probe once the counters closed (they closed before the metric)" pyjson "$J" \
+	'all(c["closed_mhz"] is None for j in d["jobs"] if j["status"] == "ok" for c in j["clock"])'
 # quick.ini: duration 1 (udpping 0.5), so the counter window is 0.2 s (a
 # tenth of duration, at least 0.2 s); the metric's windows keep theirs
 check "the counter pass is one window of 0.2 s, the metric's windows keep duration" pyjson "$J" \
@@ -124,9 +132,12 @@ $PB run --dry-run --topology "pack:2 core:4 pu:2" configs/pipe.ini >"$T/plan.out
 ok $([ $? = 0 ] && grep -q "diff-socket" "$T/plan.out" && ! grep -q "diff-socket  *skipped" "$T/plan.out" && echo 0 || echo 1) \
 	"--dry-run plans on a synthetic topology: diff-socket resolves"
 $PB run --dry-run configs/quick.ini configs/udpping.ini >"$T/plan.out" 2>&1
-check "--dry-run prints each job's counter window (a tenth of duration, at least 0.2 s)" sh -c \
-	"grep -qx 'pipe-pingpong (pipe): 3 x 1 s, each counter pass 1 x 0.2 s' '$T/plan.out' &&
-	 grep -qx 'udpping (udpping): 4 x 5 s, each counter pass 1 x 0.5 s' '$T/plan.out'"
+check "--dry-run prints each job's counter window (a tenth of duration, at least 0.2 s), in the warm-up" sh -c \
+	"grep -qx 'pipe-pingpong (pipe): 3 x 1 s, each counter pass 1 x 0.2 s in the warm-up' '$T/plan.out' &&
+	 grep -qx 'udpping (udpping): 4 x 5 s, each counter pass 1 x 0.5 s in the warm-up' '$T/plan.out'"
+$PB bench pipe --dry-run --warmup 0.3 --duration 1 >"$T/plan.out" 2>&1
+check "--dry-run: a counter pass longer than half the warm-up runs after the repeats" grep -qx \
+	"pipe (pipe): 4 x 1 s, each counter pass 1 x 0.2 s" "$T/plan.out"
 $PB bench pipe --dry-run loops=1000 count_duration=2 >"$T/plan.out" 2>&1
 check "--dry-run: count_duration= given, with loops" grep -qx \
 	"pipe (pipe): 4 x 1000 ops, each counter pass 1 x 2 s" "$T/plan.out"
@@ -135,8 +146,14 @@ check "--dry-run: counting=inline has no counter pass of its own" grep -qx "pipe
 
 # --dry-run: the planned wall time, warm-up + repeats x duration per pass + the per-job overhead
 $PB bench pipe cpus=$C0,$C0 --repeats 2 --duration 1 --warmup 0.5 --dry-run >"$T/plan2.out" 2>&1
-check "--dry-run: planned wall time, 0.5 + 2 x 1 + a 0.2 s counter pass + 0.7 s" \
+check "--dry-run: planned wall time, 0.5 (a 0.2 s counter pass in it) + 2 x 1 + 0.7 s" \
 	grep -q "^planned wall time: 3 s (1 job run: " "$T/plan2.out"
+$PB bench pipe cpus=$C0,$C0 --repeats 1 --duration 10 --warmup 2 --dry-run >"$T/plan2.out" 2>&1
+check "--dry-run: planned wall time, 2 (a 1 s counter pass in it) + 10 + 0.7 s" \
+	grep -q "^planned wall time: 13 s (1 job run: " "$T/plan2.out"
+$PB bench pipe cpus=$C0,$C0 --repeats 1 --duration 10 --warmup 1.9 --dry-run >"$T/plan2.out" 2>&1
+check "--dry-run: planned wall time, 1.9 + 10 + a 1 s counter pass after + 0.7 s" \
+	grep -q "^planned wall time: 14 s (1 job run: " "$T/plan2.out"
 $PB run --dry-run configs/quick.ini configs/pipe.ini >"$T/plan3.out" 2>&1
 check "--dry-run of two job files: each one's planned time and their total" sh -c \
 	"[ \$(grep -c '^planned wall time: ' '$T/plan3.out') = 2 ] && grep -q '^planned wall time of the 2 job files: ' '$T/plan3.out'"
@@ -148,8 +165,14 @@ if command -v script >/dev/null 2>&1; then
 	tr '\r' '\n' <"$T/prog.tty" >"$T/prog.lines"
 	check "progress line: repeat k of N, then counter pass 1 of 1, and the time left" sh -c \
 		"grep -aq 'job 1 of 1: pipe cpus: repeat 2 of 2; about [0-9]* s left' '$T/prog.lines' && grep -aq 'counter pass 1 of 1; about' '$T/prog.lines'"
+	script -qec "$PB bench pipe cpus=$C0,$C0 --repeats 2 --duration 0.2 --warmup 0.5 -o $T/prog" \
+		"$T/prog2.tty" >/dev/null 2>&1
+	tr '\r' '\n' <"$T/prog2.tty" >"$T/prog2.lines"
+	check "progress line: counter pass 1 of 1 (warm-up) first, then repeat k of N" sh -c \
+		"grep -aq 'job 1 of 1: pipe cpus: counter pass 1 of 1 (warm-up); about' '$T/prog2.lines' && grep -aq 'repeat 2 of 2; about' '$T/prog2.lines'"
 else
 	skip "progress line: no script(1) to give pinbench a terminal"
+	skip "progress line, counter pass in the warm-up: no script(1)"
 fi
 
 # options anywhere on the line; JSON on stdout

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "core/jobfile.h"
+#include "core/runner.h"
 #include "sys/topo.h"
 
 extern const struct pb_bench *(*pb_jobfile_find_bench)(const char *name);
@@ -921,6 +922,46 @@ static void test_count_window(void **state)
 	assert_int_equal(ops, 0);
 }
 
+/*
+ * The counter passes run in the warm-up when their timed windows take at
+ * most half of it; then they add no planned time.  Else, and for loops=
+ * windows, inline counting or no event, they run after the metric.
+ */
+static void test_counts_first(void **state)
+{
+	struct pb_job j = { .repeats = 3, .duration = 1, .warmup = 0.5 };
+	struct pb_evlist one = { .nr = 4, .nr_passes = 1 }, none = { 0 };
+	struct pb_evlist three = { .nr = 6, .nr_passes = 3 };
+
+	(void)state;
+	assert_true(pb_job_counts_first(&j, &one));		/* 0.2 s <= 0.25 s */
+	assert_true(fabs(pb_job_expected_s(&j, &one) - 3.5) < 1e-9);
+	assert_false(pb_job_counts_first(&j, &three));		/* 0.6 s > 0.25 s */
+	assert_true(fabs(pb_job_expected_s(&j, &three) - 4.1) < 1e-9);
+	assert_false(pb_job_counts_first(&j, &none));
+	assert_true(fabs(pb_job_expected_s(&j, &none) - 3.5) < 1e-9);
+	j.warmup = 0.39;					/* 0.2 s > 0.195 s */
+	assert_false(pb_job_counts_first(&j, &one));
+	assert_true(fabs(pb_job_expected_s(&j, &one) - 3.59) < 1e-9);
+	j.warmup = 0.4;						/* exactly half */
+	assert_true(pb_job_counts_first(&j, &one));
+	j.warmup = 0;
+	assert_false(pb_job_counts_first(&j, &one));
+	j.warmup = 1;
+	j.counting_inline = true;
+	assert_false(pb_job_counts_first(&j, &one));
+	j.counting_inline = false;
+	j.loops = 100000;					/* a count of ops: its time unknown */
+	assert_false(pb_job_counts_first(&j, &one));
+	j.count_duration = 0.3;					/* given in seconds: timed */
+	assert_true(pb_job_counts_first(&j, &one));
+	j.loops = 0;
+	j.duration = 5;						/* defaults: 0.5 s of 1 s */
+	j.count_duration = 0;
+	assert_true(pb_job_counts_first(&j, &one));
+	assert_true(fabs(pb_job_expected_s(&j, &one) - 16) < 1e-9);
+}
+
 /* The real workload table and the shipped job files load with their defaults. */
 static void test_real_tables(void **state)
 {
@@ -989,6 +1030,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_key_describe),
 		cmocka_unit_test(test_common_keys),
 		cmocka_unit_test(test_count_window),
+		cmocka_unit_test(test_counts_first),
 		cmocka_unit_test(test_real_tables),
 	};
 	char *self = argc > 0 ? strdup(argv[0]) : NULL;
