@@ -113,6 +113,8 @@ struct job_ctx {
 	int			*group_cpu;	/* counters=cpu: the CPU of each group */
 	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
 	int			nr_clocks;
+	int			batch[PB_MAX_CLOCKS];	/* probed at once: no two of a core */
+	int			nr_batches;
 	struct layout		lay;
 	char			*shm;
 	struct pb_setup_ctx	setup;
@@ -773,27 +775,61 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
 }
 
 /*
- * Probe cpu into p; a disturbed probe (another task had the CPU for a
- * moment) is taken again, up to three more times, the last one kept.
- * A probe that failed has mhz 0.  Re-taking costs tens of ms; a disturbed
- * probe after the job costs a second of re-probes (pb_probe_confirm()).
+ * Probe the clocks i with want[i] into p[i] (rc[i] 0, or -1 failed): a
+ * batch at a time, the CPUs of a batch at once (no two share a core).
  */
-static void probe_settled(int cpu, struct pb_probe *p)
+static void probe_some(const struct job_ctx *x, const bool *want, struct pb_probe *p, int *rc)
 {
-	char err[128];
+	struct pb_probe got[PB_MAX_CLOCKS];
+	int cpu[PB_MAX_CLOCKS], idx[PB_MAX_CLOCKS], r[PB_MAX_CLOCKS];
 
-	for (int k = 0; k < 4; k++) {
-		if (pb_probe_cpu(cpu, p, err, sizeof(err)))
-			p->mhz = 0;
-		if (!p->mhz || !p->disturbed)
-			break;
+	for (int b = 0; b < x->nr_batches; b++) {
+		int n = 0;
+
+		for (int i = 0; i < x->nr_clocks; i++)
+			if (want[i] && x->batch[i] == b) {
+				idx[n] = i;
+				cpu[n++] = x->clock_cpu[i];
+			}
+		if (!n)
+			continue;
+		pb_probe_cpus(cpu, n, got, r);
+		for (int k = 0; k < n; k++) {
+			p[idx[k]] = got[k];
+			rc[idx[k]] = r[k];
+		}
 	}
 }
 
+/*
+ * Probe every clock into p[]; a disturbed probe (another task had the CPU
+ * for a moment) is taken again, up to three more times, the last one
+ * kept.  A probe that failed has mhz 0.  Re-taking costs tens of ms; a
+ * disturbed probe after the job costs a second of re-probes
+ * (pb_probe_confirm()).
+ */
 static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
 {
+	bool want[PB_MAX_CLOCKS];
+	int rc[PB_MAX_CLOCKS];
+
 	for (int i = 0; i < x->nr_clocks; i++)
-		probe_settled(x->clock_cpu[i], &p[i]);
+		want[i] = true;
+	for (int k = 0; k < 4; k++) {
+		bool again = false;
+
+		probe_some(x, want, p, rc);
+		for (int i = 0; i < x->nr_clocks; i++) {
+			if (!want[i])
+				continue;
+			if (rc[i])
+				p[i].mhz = 0;
+			want[i] = p[i].mhz > 0 && p[i].disturbed;
+			again |= want[i];
+		}
+		if (!again)
+			break;
+	}
 }
 
 /* peer=: HELLO/READY with the server, then client sockets to its data ports. */
@@ -1385,20 +1421,49 @@ static void distinct_cpus(struct job_ctx *x, const int *cpus)
 	}
 }
 
+/*
+ * Re-probe the clocks under suspicion over a second (pb_probe_confirm()):
+ * with the rest of their batch, as they were probed before and after the
+ * job; a batch with no suspect is not re-probed.
+ */
+static void confirm_suspects(const struct job_ctx *x, struct pb_result *r, const bool *suspect)
+{
+	struct pb_confirm c[PB_MAX_CLOCKS];
+	int cpu[PB_MAX_CLOCKS], idx[PB_MAX_CLOCKS];
+
+	for (int b = 0; b < x->nr_batches; b++) {
+		bool any = false;
+		int n = 0;
+
+		for (int i = 0; i < r->nr_clocks; i++)
+			if (x->batch[i] == b) {
+				any |= suspect[i];
+				idx[n] = i;
+				cpu[n++] = x->clock_cpu[i];
+			}
+		if (!any)
+			continue;
+		pb_probe_confirm_cpus(cpu, n, c);
+		for (int k = 0; k < n; k++)
+			if (suspect[idx[k]])
+				r->clocks[idx[k]].confirm = c[k];
+	}
+}
+
 static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		       struct pb_result *r)
 {
 	const struct shm_hdr *h = hdr_of(x);
 	struct pb_anomalies *a = &r->anomalies;
+	bool suspect[PB_MAX_CLOCKS];
 
 	for (int i = 0; i < r->nr_clocks; i++) {
-		struct pb_clock_obs *c = &r->clocks[i];
-
-		c->after = h->after[i];
-		if (pb_clock_suspect(c, nom))
-			pb_probe_confirm(c->cpu, &c->confirm);
-		pb_judge_clock(c, nom, a);
+		r->clocks[i].after = h->after[i];
+		suspect[i] = pb_clock_suspect(&r->clocks[i], nom);
 	}
+	confirm_suspects(x, r, suspect);
+	for (int i = 0; i < r->nr_clocks; i++)
+		pb_judge_clock(&r->clocks[i], nom, a);
 	r->other_frac = -1;
 	if (h->cs_ok && r->nr_reps)
 		pb_check_job_cpus(h->cs_before, h->cs_after, x->nr_clocks,
@@ -1424,36 +1489,39 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
  */
 static void probe_before(const struct job_ctx *x, struct pb_result *r)
 {
-	char err[128];
+	struct pb_probe p[PB_MAX_CLOCKS], again[PB_MAX_CLOCKS];
+	bool want[PB_MAX_CLOCKS];
+	int rc[PB_MAX_CLOCKS];
 
 	r->clocks = calloc(x->nr_clocks, sizeof(*r->clocks));
 	if (!r->clocks)
 		return;
 	r->nr_clocks = x->nr_clocks;
+	probe_clocks(x, p);
+	/*
+	 * Once more, right away: a CPU that idled before the job may still be
+	 * ramping its clock (a host's boost, a governor), and the job will
+	 * run at the clock it ramps to.  The higher of two undisturbed probes
+	 * is the clock before the job.
+	 */
+	for (int i = 0; i < x->nr_clocks; i++)
+		want[i] = p[i].mhz > 0 && !p[i].disturbed;
+	probe_some(x, want, again, rc);
 	for (int i = 0; i < x->nr_clocks; i++) {
-		struct pb_probe *p = &r->clocks[i].before;
-
-		struct pb_probe again;
-
 		r->clocks[i].cpu = x->clock_cpu[i];
-		probe_settled(x->clock_cpu[i], p);
-		/*
-		 * Once more, right away: a CPU that idled before the job may
-		 * still be ramping its clock (a host's boost, a governor), and
-		 * the job will run at the clock it ramps to.  The higher of two
-		 * undisturbed probes is the clock before the job.
-		 */
-		if (p->mhz > 0 && !p->disturbed &&
-		    !pb_probe_cpu(x->clock_cpu[i], &again, err, sizeof(err)) &&
-		    !again.disturbed && again.mhz > p->mhz)
-			*p = again;
+		r->clocks[i].before = p[i];
+		if (want[i] && !rc[i] && !again[i].disturbed && again[i].mhz > p[i].mhz)
+			r->clocks[i].before = again[i];
 	}
 }
 
-static void probe_closed(struct pb_result *r)
+static void probe_closed(const struct job_ctx *x, struct pb_result *r)
 {
+	struct pb_probe p[PB_MAX_CLOCKS];
+
+	probe_clocks(x, p);
 	for (int i = 0; i < r->nr_clocks; i++)
-		probe_settled(r->clocks[i].cpu, &r->clocks[i].closed);
+		r->clocks[i].closed = p[i];
 }
 
 /*
@@ -1600,6 +1668,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		hdr_of(&x)->evl.nr_passes = 1;
 	fill_tasks(&x, cpus);
 	distinct_cpus(&x, cpus);
+	x.nr_batches = pb_topo_core_batches(t, x.clock_cpu, x.nr_clocks, x.batch);
 	probe_before(&x, r);
 	for (int i = 0; i < x.nr_tasks; i++)
 		slot_of(&x, i)->window = -1;
@@ -1624,7 +1693,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	if (moved)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	if (evl->nr && !x.counts_first)	/* else "after" had every counter closed */
-		probe_closed(r);
+		probe_closed(&x, r);
 	collect(&x, r);
 	job_checks(&x, nom, r);
 	goto out;

@@ -40,46 +40,62 @@
  * create one.  The child's thread and process CPU clocks are its own.
  * 0, or -1 with why ("Invalid argument", "killed by signal 9 (Killed)").
  */
-static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
-		      char *why, size_t len)
-{
+struct pinned_run {
+	pid_t	pid;
+	size_t	size;
 	/* arg holds the caller's struct (doubles): aligned as malloc would */
 	struct pinned { int err; _Alignas(max_align_t) char arg[]; } *sh;
-	int status = 0, rc = -1;
-	cpu_set_t set;
-	pid_t pid, w;
+};
 
+/* Start fn(arg) in its child: 0, or -1 with why (nothing left to wait for). */
+static int pinned_start(struct pinned_run *pr, int cpu, void (*fn)(void *), const void *arg,
+			size_t size, char *why, size_t len)
+{
+	cpu_set_t set;
+
+	pr->pid = -1;
+	pr->size = size;
 	if (cpu >= CPU_SETSIZE) {
 		snprintf(why, len, "%s", strerror(EINVAL));
 		return -1;
 	}
-	sh = mmap(NULL, sizeof(*sh) + size, PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
+	pr->sh = mmap(NULL, sizeof(*pr->sh) + size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (pr->sh == MAP_FAILED) {
 		snprintf(why, len, "mmap: %s", strerror(errno));
 		return -1;
 	}
-	sh->err = 0;
-	memcpy(sh->arg, arg, size);
-	pid = fork();
-	if (pid < 0) {
+	pr->sh->err = 0;
+	memcpy(pr->sh->arg, arg, size);
+	pr->pid = fork();
+	if (pr->pid < 0) {
 		snprintf(why, len, "fork: %s", strerror(errno));
-		goto out;
+		munmap(pr->sh, sizeof(*pr->sh) + size);
+		return -1;
 	}
-	if (pid == 0) {
+	if (pr->pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (cpu >= 0) {
 			CPU_ZERO(&set);
 			CPU_SET(cpu, &set);
 			if (sched_setaffinity(0, sizeof(set), &set)) {
-				sh->err = errno;
+				pr->sh->err = errno;
 				_exit(1);
 			}
 		}
-		fn(sh->arg);
+		fn(pr->sh->arg);
 		_exit(0);
 	}
-	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+	return 0;
+}
+
+/* Wait for a started child; its arg back into arg: 0, or -1 with why. */
+static int pinned_wait(struct pinned_run *pr, void *arg, char *why, size_t len)
+{
+	int status = 0, rc = -1;
+	pid_t w;
+
+	while ((w = waitpid(pr->pid, &status, 0)) < 0 && errno == EINTR)
 		;
 	if (w < 0)
 		snprintf(why, len, "waitpid: %s", strerror(errno));
@@ -87,15 +103,24 @@ static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
 		snprintf(why, len, "killed by signal %d (%s)", WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 	else if (WEXITSTATUS(status))
-		snprintf(why, len, "%s", sh->err ? strerror(sh->err) :
+		snprintf(why, len, "%s", pr->sh->err ? strerror(pr->sh->err) :
 			 "the child exited with an error");
 	else {
-		memcpy(arg, sh->arg, size);
+		memcpy(arg, pr->sh->arg, pr->size);
 		rc = 0;
 	}
-out:
-	munmap(sh, sizeof(*sh) + size);
+	munmap(pr->sh, sizeof(*pr->sh) + pr->size);
 	return rc;
+}
+
+static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
+		      char *why, size_t len)
+{
+	struct pinned_run pr;
+
+	if (pinned_start(&pr, cpu, fn, arg, size, why, len))
+		return -1;
+	return pinned_wait(&pr, arg, why, len);
 }
 
 struct probe_arg {
@@ -450,11 +475,30 @@ static double steal_irq_ns(int cpu)
 	return (double)s.steal_ns + s.irq_ns;
 }
 
-int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
+/* The figures of a finished probe of cpu, from its child's samples. */
+static int probe_finish(int cpu, const struct probe_arg *arg, double si0, struct pb_probe *p,
+			char *err, size_t len)
 {
-	struct probe_arg arg = { .cpu = cpu, .ran_on = -1 };
-	double add[PB_PROBE_SAMPLES], imul[PB_PROBE_SAMPLES], si0;
-	char why[96];
+	double add[PB_PROBE_SAMPLES], imul[PB_PROBE_SAMPLES];
+
+	if (cpu >= 0 && arg->ran_on != cpu) {
+		snprintf(err, len, "probe pinned to cpu %d ran on cpu %d", cpu, arg->ran_on);
+		return -1;
+	}
+	for (int i = 0; i < PB_PROBE_SAMPLES; i++) {
+		add[i] = (double)ADD_ITERS * CHAIN_LEN / arg->add_ns[i] * 1000;
+		imul[i] = 3.0 * IMUL_ITERS * CHAIN_LEN / arg->imul_ns[i] * 1000;
+	}
+	pb_probe_summarise(p, add, imul, PB_PROBE_SAMPLES,
+			   arg->wall_ns > 0 ? 1 - arg->cpu_ns / arg->wall_ns : 0,
+			   arg->wall_ns > 0 ? (steal_irq_ns(cpu) - si0) / arg->wall_ns : 0);
+	p->wall_s = arg->wall_ns / 1e9;
+	return 0;
+}
+
+/* 1: probe for real; 0: injected readings (done); -1: error (in err). */
+static int probe_begin(int cpu, struct pb_probe *p, char *err, size_t len)
+{
 	int r;
 
 	memset(p, 0, sizeof(*p));
@@ -465,29 +509,62 @@ int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
 		return -1;
 	}
 	if (r > 0)
-		return probe_injected(cpu, p, err, len);
+		return probe_injected(cpu, p, err, len) ? -1 : 0;
 	if (!pb_probe_available()) {
 		snprintf(err, len, "no frequency probe on this architecture");
 		return -1;
 	}
+	return 1;
+}
+
+int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
+{
+	struct probe_arg arg = { .cpu = cpu, .ran_on = -1 };
+	int r = probe_begin(cpu, p, err, len);
+	char why[96];
+	double si0;
+
+	if (r <= 0)
+		return r;
 	si0 = steal_irq_ns(cpu);
 	if (run_pinned(cpu, probe_child, &arg, sizeof(arg), why, sizeof(why))) {
 		snprintf(err, len, "probe on cpu %d: %s", cpu, why);
 		return -1;
 	}
-	if (cpu >= 0 && arg.ran_on != cpu) {
-		snprintf(err, len, "probe pinned to cpu %d ran on cpu %d", cpu, arg.ran_on);
-		return -1;
+	return probe_finish(cpu, &arg, si0, p, err, len);
+}
+
+void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc)
+{
+	size_t k = n > 0 ? n : 1;
+	struct probe_arg *arg = calloc(k, sizeof(*arg));
+	struct pinned_run *pr = calloc(k, sizeof(*pr));
+	double *si0 = calloc(k, sizeof(*si0));
+	char why[96], err[128];
+
+	if (!arg || !pr || !si0 || inject_load() || !pb_probe_available()) {
+		/* injected readings (the test seam), an error, no memory: in turn */
+		for (int i = 0; i < n; i++)
+			rc[i] = pb_probe_cpu(cpu[i], &p[i], err, sizeof(err));
+		goto out;
 	}
-	for (int i = 0; i < PB_PROBE_SAMPLES; i++) {
-		add[i] = (double)ADD_ITERS * CHAIN_LEN / arg.add_ns[i] * 1000;
-		imul[i] = 3.0 * IMUL_ITERS * CHAIN_LEN / arg.imul_ns[i] * 1000;
+	for (int i = 0; i < n; i++) {
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].cpu = cpu[i];
+		rc[i] = -1;
+		arg[i] = (struct probe_arg){ .cpu = cpu[i], .ran_on = -1 };
+		si0[i] = steal_irq_ns(cpu[i]);
+		if (pinned_start(&pr[i], cpu[i], probe_child, &arg[i], sizeof(arg[i]), why,
+				 sizeof(why)))
+			pr[i].pid = -1;
 	}
-	pb_probe_summarise(p, add, imul, PB_PROBE_SAMPLES,
-			   arg.wall_ns > 0 ? 1 - arg.cpu_ns / arg.wall_ns : 0,
-			   arg.wall_ns > 0 ? (steal_irq_ns(cpu) - si0) / arg.wall_ns : 0);
-	p->wall_s = arg.wall_ns / 1e9;
-	return 0;
+	for (int i = 0; i < n; i++)
+		if (pr[i].pid > 0 && !pinned_wait(&pr[i], &arg[i], why, sizeof(why)))
+			rc[i] = probe_finish(cpu[i], &arg[i], si0[i], &p[i], err, sizeof(err));
+out:
+	free(si0);
+	free(pr);
+	free(arg);
 }
 
 json_t *pb_probe_json(const struct pb_probe *p)
@@ -507,28 +584,45 @@ static void sleep_s(double s)
 		;
 }
 
-void pb_probe_confirm(int cpu, struct pb_confirm *c)
+void pb_probe_confirm_cpus(const int *cpu, int n, struct pb_confirm *c)
 {
-	double clean[PB_CONFIRM_PROBES], t0 = pb_raw_ns();
-	struct pb_probe p;
-	char err[128];
+	double (*clean)[PB_CONFIRM_PROBES] = calloc(n > 0 ? n : 1, sizeof(*clean));
+	struct pb_probe *p = calloc(n > 0 ? n : 1, sizeof(*p));
+	int *rc = calloc(n > 0 ? n : 1, sizeof(*rc));
+	double t0 = pb_raw_ns();
 
-	memset(c, 0, sizeof(*c));
-	for (int i = 0; i < PB_CONFIRM_PROBES; i++) {
-		if (i)
+	memset(c, 0, n * sizeof(*c));
+	if (!clean || !p || !rc)
+		goto out;
+	for (int k = 0; k < PB_CONFIRM_PROBES; k++) {
+		if (k)
 			sleep_s(PB_CONFIRM_SPAN_S / (PB_CONFIRM_PROBES - 1));
-		c->mhz[c->nr++] = pb_probe_cpu(cpu, &p, err, sizeof(err)) ? 0 : p.mhz;
-		if (p.mhz > 0 && !p.disturbed)
-			clean[c->nr_clean++] = p.mhz;
+		pb_probe_cpus(cpu, n, p, rc);
+		for (int i = 0; i < n; i++) {
+			c[i].mhz[c[i].nr++] = rc[i] ? 0 : p[i].mhz;
+			if (!rc[i] && p[i].mhz > 0 && !p[i].disturbed)
+				clean[i][c[i].nr_clean++] = p[i].mhz;
+		}
 	}
-	c->span_s = (pb_raw_ns() - t0) / 1e9;
-	if (c->nr_clean >= 3) {
+	for (int i = 0; i < n; i++) {
 		double q25, q75;
 
-		c->median = quartiles(clean, c->nr_clean, &q25, &q75);
-		c->lo = clean[0];		/* sorted by quartiles() */
-		c->hi = clean[c->nr_clean - 1];
+		c[i].span_s = (pb_raw_ns() - t0) / 1e9;
+		if (c[i].nr_clean < 3)
+			continue;
+		c[i].median = quartiles(clean[i], c[i].nr_clean, &q25, &q75);
+		c[i].lo = clean[i][0];		/* sorted by quartiles() */
+		c[i].hi = clean[i][c[i].nr_clean - 1];
 	}
+out:
+	free(rc);
+	free(p);
+	free(clean);
+}
+
+void pb_probe_confirm(int cpu, struct pb_confirm *c)
+{
+	pb_probe_confirm_cpus(&cpu, 1, c);
 }
 
 json_t *pb_confirm_json(const struct pb_confirm *c)

@@ -57,6 +57,13 @@ bool pb_probe_available(void);
  */
 int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len);
 /*
+ * Probe n CPUs at once, each in its own pinned child: p[i] and rc[i] (0,
+ * or -1 when that probe failed) as pb_probe_cpu() gives them.  The caller
+ * keeps SMT siblings out of one call: two chains on one core would share
+ * it.  Injected readings are taken in turn, in cpu[] order.
+ */
+void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc);
+/*
  * The figures of one probe from its samples (MHz of each add and imul
  * sample, n of them), the share of its time off the CPU and the share
  * stolen or spent in interrupts: medians, dispersion, disturbed.
@@ -103,6 +110,13 @@ struct pb_confirm {
 };
 /* Probe cpu PB_CONFIRM_PROBES times over PB_CONFIRM_SPAN_S. */
 void pb_probe_confirm(int cpu, struct pb_confirm *c);
+/*
+ * The same for n CPUs at once (pb_probe_cpus() each time), c[i] for
+ * cpu[i]: CPUs probed together before and after a job are re-probed
+ * together, so that each re-probe sees the same number of busy cores
+ * (a turbo clock depends on it), and n CPUs take one second, not n.
+ */
+void pb_probe_confirm_cpus(const int *cpu, int n, struct pb_confirm *c);
 json_t *pb_confirm_json(const struct pb_confirm *c);
 
 struct pb_nominal {

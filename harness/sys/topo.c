@@ -403,6 +403,37 @@ bool pb_topo_has_cpu(const struct pb_topo *t, int cpu)
 	return cpu >= 0 && hwloc_bitmap_isset(t->usable, (unsigned int)cpu);
 }
 
+int pb_topo_core_of(const struct pb_topo *t, int cpu)
+{
+	for (int i = 0; i < t->nr; i++)
+		if (t->pus[i].os == cpu)
+			return t->pus[i].core;
+	return -1;
+}
+
+int pb_topo_core_batches(const struct pb_topo *t, const int *cpus, int n, int *batch)
+{
+	int nb = 0;
+
+	for (int i = 0; i < n; i++) {
+		int core = pb_topo_core_of(t, cpus[i]), b = 0;
+
+		if (core < 0) {		/* not in the topology: a batch of its own */
+			batch[i] = nb++;
+			continue;
+		}
+		for (int j = 0; j < i; j++)	/* the first batch with no PU of its core */
+			if (batch[j] == b && pb_topo_core_of(t, cpus[j]) == core) {
+				b++;
+				j = -1;
+			}
+		batch[i] = b;
+		if (b >= nb)
+			nb = b + 1;
+	}
+	return nb;
+}
+
 bool pb_topo_cpu_exists(const struct pb_topo *t, int cpu)
 {
 	hwloc_const_bitmap_t all = hwloc_topology_get_complete_cpuset(t->topo);

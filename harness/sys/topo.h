@@ -66,6 +66,16 @@ int pb_place(const struct pb_topo *t, const char *placement, int n,
 
 /* Is this OS CPU index present and allowed in the topology? */
 bool pb_topo_has_cpu(const struct pb_topo *t, int cpu);
+/* The core of usable OS CPU cpu (a dense id, SMT siblings share it), or -1. */
+int pb_topo_core_of(const struct pb_topo *t, int cpu);
+/*
+ * Split n CPUs into batches that hold at most one PU of each core (to run
+ * something on every CPU of a batch at once without two SMT siblings
+ * sharing a core): batch[i] for cpus[i], from 0, the first that has room.
+ * A CPU the topology does not have gets a batch of its own.  Returns the
+ * number of batches.
+ */
+int pb_topo_core_batches(const struct pb_topo *t, const int *cpus, int n, int *batch);
 /* Is it in the machine at all (allowed or not, online or not)? */
 bool pb_topo_cpu_exists(const struct pb_topo *t, int cpu);
 /* The usable CPUs as a list ("0-3,8"). */

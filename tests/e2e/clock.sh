@@ -82,6 +82,22 @@ PINBENCH_PROBE_FILE=$T/transient.probe PINBENCH_SYSROOT=tests/sysroot/good \
 	-o "$T/res" >"$T/text.out" 2>&1
 check "transient: the table row has no D or L" sh -c "! grep -E '^ *(cpus|same-cpu) .* [A-Z!]*[DL][A-Z!]*\$' '$T/text.out'"
 
+# two CPUs probed together: the one whose clock dropped is re-probed with its
+# batch-mate and judged, the steady one has no re-probe and no verdict
+if [ "$C0" != "$C1" ]; then
+	printf '%s: 3000 3001 2999 3000\n%s: 3000 3001 2999 3000\n%s: 2000 2001 1999 2000\n%s: 3000 3001 2999 3000\n' \
+		"$C0" "$C0" "$C0" "$C1" >"$T/two.probe"
+	PINBENCH_PROBE_FILE=$T/two.probe PINBENCH_SYSROOT=tests/sysroot/good \
+		"$PB" bench pipe cpus=$C0,$C1 events=none --repeats 2 --duration 0.2 \
+		--warmup 0.1 -q --format json -o "$T/res" >"$T/two.json" 2>"$T/two.err"
+	ok $? "two CPUs: the run exits 0" "$T/two.err"
+	check "two CPUs: the dropped one is re-probed and gets D and L, the steady one neither" \
+		pyjson "$T/two.json" 'len(d["jobs"][0]["clock"]) == 2 and [c["reprobe"] is not None for c in d["jobs"][0]["clock"]] == [True, False] and d["jobs"][0]["clock"][0]["reprobe"]["median_mhz"] == 2000 and all(("cpu%d " % '"$C0"') in a["message"] for a in d["jobs"][0]["anomalies"] if a["kind"] in ("frequency-drift", "frequency-low")) and {"frequency-drift", "frequency-low"} <= {a["kind"] for a in d["jobs"][0]["anomalies"]}'
+else
+	skip "two CPUs: only one CPU here"
+	skip "two CPUs: re-probes: only one CPU here"
+fi
+
 # a broken injection file is an error, not a silent real probe
 printf '0: 3000\n0: fast\n' >"$T/bad.probe"
 PINBENCH_PROBE_FILE=$T/bad.probe exits2 "a broken injection file: exit 2, the line named" \

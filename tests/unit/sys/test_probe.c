@@ -385,8 +385,8 @@ static void test_probe_inject(void **state)
 {
 	struct pb_inject_line l[8];
 	char err[128], path[] = "/tmp/pb-inject-XXXXXX";
-	struct pb_probe p;
-	int fd;
+	struct pb_probe p, ps[3];
+	int fd, cpus[] = { 0, 7, 3 }, rc[3];
 
 	(void)state;
 	assert_int_equal(pb_probe_inject_parse("# c\n0: 3000 3010 2990\n\n1: 2000 off=0.5\n"
@@ -416,8 +416,54 @@ static void test_probe_inject(void **state)
 	assert_true(p.disturbed);
 	assert_int_equal(pb_probe_cpu(3, &p, err, sizeof(err)), -1);	/* no reading */
 	assert_non_null(strstr(err, "cpu 3"));
+	/* several CPUs in one call: each gets its own reading, cpu 3 fails alone */
+	pb_probe_cpus(cpus, 3, ps, rc);
+	assert_int_equal(rc[0], 0);
+	assert_int_equal(ps[0].cpu, 0);
+	assert_true(fabs(ps[0].mhz - 2000) < 1e-9);
+	assert_int_equal(rc[1], 0);
+	assert_int_equal(ps[1].cpu, 7);
+	assert_true(fabs(ps[1].mhz - 1500) < 1e-9 && ps[1].disturbed);
+	assert_int_equal(rc[2], -1);
 	unsetenv(PB_PROBE_ENV);
 	unlink(path);
+}
+
+/*
+ * Real probes of every CPU this test may use, at once: each on its own
+ * CPU with figures a clock can have, a CPU that does not exist fails
+ * alone, the caller stays single-threaded and no child is left.
+ */
+static void test_probe_cpus_real(void **state)
+{
+	int cpu[5], rc[5], n = 0;
+	struct pb_probe p[5];
+	cpu_set_t set;
+
+	(void)state;
+	if (!pb_probe_available()) {
+		print_message("# skip: no frequency probe on this architecture\n");
+		skip();
+	}
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE && n < 4; c++)
+		if (CPU_ISSET(c, &set))
+			cpu[n++] = c;
+	cpu[n++] = 100000;
+	pb_probe_cpus(cpu, n, p, rc);
+	for (int i = 0; i < n - 1; i++) {
+		print_message("# cpu%d probe %.0f MHz, IQR %.2f %%\n", cpu[i], p[i].mhz,
+			      100 * p[i].disp);
+		assert_int_equal(rc[i], 0);
+		assert_int_equal(p[i].cpu, cpu[i]);
+		assert_int_equal(p[i].nr_samples, PB_PROBE_SAMPLES);
+		assert_true(p[i].mhz > 10 && p[i].mhz < 100000);
+		assert_true(p[i].wall_s > 0 && p[i].off_cpu >= 0 && p[i].off_cpu <= 1);
+	}
+	assert_int_equal(rc[n - 1], -1);
+	assert_true(__libc_single_threaded);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);	/* every child reaped */
+	assert_int_equal(errno, ECHILD);
 }
 
 /*
@@ -588,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_clock_verdict),
 		cmocka_unit_test(test_observer),
 		cmocka_unit_test(test_probe_inject),
+		cmocka_unit_test(test_probe_cpus_real),
 		cmocka_unit_test(test_probe_real),
 		cmocka_unit_test(test_probe_bad_cpu),
 		cmocka_unit_test(test_observer_time),

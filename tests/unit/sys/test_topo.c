@@ -183,6 +183,35 @@ static void test_two_packages_smt(void **state)
 	hwloc_topology_destroy(h);
 }
 
+/* Batches for probing at once: never two SMT siblings of one core together. */
+static void test_core_batches(void **state)
+{
+	struct pb_topo *t = load("pack:2 core:2 pu:2");	/* PUs 0,1 | 2,3 || 4,5 | 6,7 */
+	int cpus[] = { 0, 2, 1, 4, 5, 3, 99 }, batch[7];
+	int nocore[] = { 0, 2, 4, 6 }, one[] = { 3, 3 };
+
+	(void)state;
+	assert_int_equal(pb_topo_core_of(t, 0), pb_topo_core_of(t, 1));
+	assert_int_not_equal(pb_topo_core_of(t, 1), pb_topo_core_of(t, 2));
+	assert_int_not_equal(pb_topo_core_of(t, 3), pb_topo_core_of(t, 4));
+	assert_int_equal(pb_topo_core_of(t, 99), -1);
+	assert_int_equal(pb_topo_core_batches(t, cpus, 7, batch), 3);
+	assert_int_equal(batch[0], 0);		/* core 0 */
+	assert_int_equal(batch[1], 0);		/* core 1 */
+	assert_int_equal(batch[2], 1);		/* core 0's sibling */
+	assert_int_equal(batch[3], 0);		/* core 2 */
+	assert_int_equal(batch[4], 1);		/* core 2's sibling */
+	assert_int_equal(batch[5], 1);		/* core 1's sibling */
+	assert_int_equal(batch[6], 2);		/* not here: alone */
+	assert_int_equal(pb_topo_core_batches(t, nocore, 4, batch), 1);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(batch[i], 0);
+	assert_int_equal(pb_topo_core_batches(t, one, 2, batch), 2);	/* the same CPU twice */
+	assert_int_equal(batch[1], 1);
+	assert_int_equal(pb_topo_core_batches(t, cpus, 0, batch), 0);
+	pb_topo_free(t);
+}
+
 static void test_llcs(void **state)
 {
 	const char *spec = "pack:4 l3:2 core:4 pu:2";
@@ -721,6 +750,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_package_no_smt),
 		cmocka_unit_test(test_two_packages_smt),
+		cmocka_unit_test(test_core_batches),
 		cmocka_unit_test(test_llcs),
 		cmocka_unit_test(test_one_llc_per_package),
 		cmocka_unit_test(test_prefers_shared_cache),
