@@ -214,8 +214,9 @@ int pb_setup_fail(struct pb_setup_ctx *s, int err, const char *fmt, ...)
 long pb_sysctl_long(const char *name);
 
 /*
- * Test only: burn ns nanoseconds of CPU (a busy wait on CLOCK_MONOTONIC),
- * for keys that inject a known cost per op (pipe's test_spin_ns), so the
+ * Test only: burn ns nanoseconds of CPU (a loop of iterations, their rate
+ * timed at the first call in the process: accurate to a few ns where a
+ * wait on the clock is not), for keys that inject a known cost per op (pipe's test_spin_ns), so the
  * statistics' power can be measured against a change of known size.
  */
 void pb_test_spin_ns(long ns);
