@@ -965,7 +965,7 @@ static void job_process(struct job_ctx *x)
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
 	struct span sp = { 0 };
 	double rate = 0;
-	int e;
+	int e, hold;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pb_roles_catch_stop();
@@ -986,6 +986,8 @@ static void job_process(struct job_ctx *x)
 		job_fail(x, "setup: %s", x->setup_err);
 		_exit(1);
 	}
+	/* see pb_counters_hold(): until the last pass has opened its groups */
+	hold = h->evl.nr ? pb_counters_hold() : -1;
 	e = spawn_roles(x, ra);
 	if (e) {
 		job_fail(x, "cannot start a role: %s", strerror(-e));
@@ -1017,6 +1019,8 @@ static void job_process(struct job_ctx *x)
 	if (x->counts_first) {	/* then the metric runs with every counter closed */
 		e = count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
 		close_groups(x, g);
+		if (hold >= 0)
+			close(hold);	/* the metric runs with no perf event of ours */
 		if (e)
 			goto windows_done;
 	}

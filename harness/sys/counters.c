@@ -111,24 +111,37 @@ static bool find_core_pmu(pfm_pmu_info_t *out)
 	return false;
 }
 
-/* Does the kernel accept a user-only cycles event on this task? 0 or errno. */
-static int probe_cycles(void)
+/* A disabled, user-only event of type/config on this task: the fd, or -1 (errno). */
+static long open_on_self(__u32 type, __u64 config)
 {
 	struct perf_event_attr a;
-	long fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.type = type;
+	a.config = config;
 	a.disabled = 1;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	fd = pb_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return pb_perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Does the kernel accept a user-only cycles event on this task? 0 or errno. */
+static int probe_cycles(void)
+{
+	long fd = open_on_self(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+
 	if (fd < 0)
 		return errno ? errno : ENOENT;
 	close((int)fd);
 	return 0;
+}
+
+int pb_counters_hold(void)
+{
+	long fd = open_on_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+
+	return fd < 0 ? -1 : (int)fd;
 }
 
 static void cpu_model_str(char *buf, size_t len)

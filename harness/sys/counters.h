@@ -80,6 +80,20 @@ struct pb_group;
  */
 struct pb_group *pb_group_open(struct pb_evlist *l, int pass, pid_t pid,
 			       int cpu, bool inherit, char *err, size_t len);
+/*
+ * A disabled dummy event on the calling task, not inherited (its children
+ * pay nothing): the fd, or -1.  While one per-task event is open, opening
+ * another skips the kernel's synchronize_rcu() of the first one
+ * (account_event(), perf_sched_events).  A grace period waits for every
+ * CPU, and with the roles busy on one CPU and other work on the rest it
+ * took more than 10 s on a 2-vCPU guest: the job process opens this
+ * before the roles start, when the grace period is short, and closes it
+ * once the passes are over when they run before the metric.  (While any
+ * per-task event is open the kernel runs its perf hooks on every context
+ * switch: passes after the metric, or inline, keep it through the
+ * metric's windows.)
+ */
+int pb_counters_hold(void);
 /* Read every event of l into out[l->nr]: 0, or -1. */
 int pb_group_read(struct pb_group *g, struct pb_count *out);
 void pb_group_close(struct pb_group *g);

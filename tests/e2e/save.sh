@@ -240,8 +240,15 @@ ok $([ $rc = 1 ] && [ -z "$(find "$T/lw2" -name '*.json' 2>/dev/null)" ] && echo
 kill -INT $pa 2>/dev/null
 wait $pa
 # a lock folder that cannot be used: said once, the run goes on
-PINBENCH_LOCK_DIR=$T/no/such/dir $PB bench pipe $ONE -o "$T/nl" >"$T/nl.out" 2>&1
+PINBENCH_LOCK_DIR=$T/no/such/dir $PB bench pipe $ONE --format json -o "$T/nl" \
+	>"$T/nl.json" 2>"$T/nl.out"
 rc=$?
+# on failure: the warning, and each job's status, reason and marks
+python3 -c '
+import json, sys
+for j in json.load(open(sys.argv[1]))["jobs"]:
+    print("job:", j["placement"], j["status"], j.get("reason"), [(a["kind"], a["message"]) for a in j["anomalies"]])
+' "$T/nl.json" >>"$T/nl.out" 2>&1
 ok $([ $rc = 0 ] && [ "$(grep -c 'runs are not kept apart' "$T/nl.out")" = 1 ] && echo 0 || echo 1) \
 	"an unusable lock folder: one warning, the run goes on (got $rc)" "$T/nl.out"
 

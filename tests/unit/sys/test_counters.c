@@ -177,6 +177,13 @@ static int policy_no_pmu(const struct perf_event_attr *a, int group_fd)
 	return is_hw_attr(a) ? ENOENT : 0;
 }
 
+static int policy_all_refused(const struct perf_event_attr *a, int group_fd)
+{
+	(void)a;
+	(void)group_fd;
+	return EACCES;
+}
+
 static int policy_eacces(const struct perf_event_attr *a, int group_fd)
 {
 	(void)group_fd;
@@ -807,6 +814,30 @@ static struct pb_group *open_fake4(struct pb_evlist *l, bool inherit)
 	assert_non_null(g);
 	assert_int_equal(fk_nr, 4);
 	return g;
+}
+
+/*
+ * The hold: a disabled, not inherited dummy event on the calling task
+ * (pid 0, any CPU), so the roles it forks count nothing; -1 when refused.
+ */
+static void test_counters_hold(void **state)
+{
+	int fd;
+
+	(void)state;
+	fd = pb_counters_hold();
+	assert_true(fd >= 0);
+	assert_int_equal(fk_nr, 1);
+	assert_int_equal(fk[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(fk[0].attr.config, PERF_COUNT_SW_DUMMY);
+	assert_true(fk[0].attr.disabled);
+	assert_false(fk[0].attr.inherit);
+	assert_int_equal(fk[0].pid, 0);
+	assert_int_equal(fk[0].cpu, -1);
+	assert_int_equal(fk[0].group_fd, -1);
+	close(fd);
+	fk_policy = policy_all_refused;
+	assert_int_equal(pb_counters_hold(), -1);
 }
 
 static void test_group_layout(void **state)
@@ -1461,6 +1492,7 @@ int main(void)
 		REAL(test_real_cycles),
 		FAKE(test_fake_cycles_not_supported),
 		REAL(test_real_tracepoints),
+		FAKE(test_counters_hold),
 		FAKE(test_group_layout),
 		FAKE(test_group_read_scaled),
 		FAKE(test_group_read_not_counted_other_pass),
