@@ -109,6 +109,7 @@ struct job_ctx {
 	int			nr_wins;	/* metric repeats + count_wins x passes */
 	bool			timing_pass;	/* counter-free windows for the metric */
 	bool			counts_first;	/* the counter passes in the warm-up */
+	int			hold_fd;	/* pb_counters_hold()'s, or -1 */
 	int			count_wins;	/* windows per counter pass: 1, or repeats (inline) */
 	int			*group_cpu;	/* counters=cpu: the CPU of each group */
 	int			clock_cpu[PB_MAX_CLOCKS];	/* distinct planned CPUs */
@@ -289,6 +290,8 @@ static int spawn_roles(struct job_ctx *x, struct role_arg *ra)
 			return -errno;
 		if (ra[i].pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (x->hold_fd >= 0)	/* else it outlives the job process's close */
+				close(x->hold_fd);
 			role_run(x, i);
 			_exit(0);
 		}
@@ -965,7 +968,7 @@ static void job_process(struct job_ctx *x)
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
 	struct span sp = { 0 };
 	double rate = 0;
-	int e, hold;
+	int e;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	pb_roles_catch_stop();
@@ -987,7 +990,7 @@ static void job_process(struct job_ctx *x)
 		_exit(1);
 	}
 	/* see pb_counters_hold(): until the last pass has opened its groups */
-	hold = h->evl.nr ? pb_counters_hold() : -1;
+	x->hold_fd = h->evl.nr ? pb_counters_hold() : -1;
 	e = spawn_roles(x, ra);
 	if (e) {
 		job_fail(x, "cannot start a role: %s", strerror(-e));
@@ -1019,8 +1022,9 @@ static void job_process(struct job_ctx *x)
 	if (x->counts_first) {	/* then the metric runs with every counter closed */
 		e = count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
 		close_groups(x, g);
-		if (hold >= 0)
-			close(hold);	/* the metric runs with no perf event of ours */
+		if (x->hold_fd >= 0)	/* the metric runs with no perf event of ours */
+			close(x->hold_fd);
+		x->hold_fd = -1;
 		if (e)
 			goto windows_done;
 	}
@@ -1638,6 +1642,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	else
 		r->metric = b->metric;
 	x.peer.fd = -1;
+	x.hold_fd = -1;
 	x.peer_addr = pb_job_get(j, "peer");
 	x.peer_cpu = j->peer_cpu;
 	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
