@@ -124,6 +124,14 @@ fi
 $PB run "$T/two.ini" -q -o "$T/int" >"$T/int.out" 2>&1 &
 pb=$!
 wait_file "$T/int/*/*.json"
+# the second job has begun once the run's job process has a child (a role):
+# a SIGINT between the two jobs would leave the second one unstarted
+for _ in $(seq 1 500); do
+	for c in $(pgrep -P $pb); do
+		[ -n "$(pgrep -P "$c")" ] && break 2
+	done
+	sleep 0.01
+done
 kill -INT $pb
 wait $pb
 rc=$?
