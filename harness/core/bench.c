@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -126,30 +127,48 @@ static double spin_ns_now(void)
 	return t.tv_sec * 1e9 + t.tv_nsec;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * A busy wait on the clock cannot be shorter than two clock reads (tens
  * of ns on a VM: a "+2 %" of a 2.3 µs round trip came out +3.5 %), so the
- * spin is a count of loop iterations, their rate timed once per process
- * (the best of four runs of 1 M iterations, about a millisecond).
+ * spin is a count of loop iterations, at a rate timed once per process at
+ * the first call: the 90th percentile of the rates of 128 runs of 32 k
+ * iterations (10-30 µs each, 1-4 ms in all).  A role calibrates while the
+ * job process and its probes start on its CPU: on a VM the loop's rate
+ * there moved by 2x from one 80 µs run to the next (interruptions of about
+ * 25 µs), and the best of four runs of 1 M iterations came out up to 30 %
+ * below the rate the spin then ran at (a 200 µs spin took 140 µs).  Many
+ * short runs see clean stretches; a high percentile rather than the best
+ * one, because a noisy host's loop also has moments well above its usual
+ * rate (the best of 128 made the same spin 280 µs).  A CPU slower than
+ * that makes the spin longer, not shorter.
  */
 void pb_test_spin_ns(long ns)
 {
 	static double loops_per_ns;	/* a race between threads stores the same */
+	enum { RUNS = 128 };
+	const uint64_t n = 1 << 15;
 
 	if (ns <= 0)
 		return;
 	if (!loops_per_ns) {
-		double best = 0;
+		double rate[RUNS];
 
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < RUNS; k++) {
 			double t0 = spin_ns_now(), t;
 
-			spin_loops(1 << 20);
+			spin_loops(n);
 			t = spin_ns_now() - t0;
-			if (t > 0 && (1 << 20) / t > best)
-				best = (1 << 20) / t;
+			rate[k] = t > 0 ? n / t : 0;
 		}
-		loops_per_ns = best > 0 ? best : 1;
+		qsort(rate, RUNS, sizeof(rate[0]), cmp_double);
+		loops_per_ns = rate[RUNS * 9 / 10] > 0 ? rate[RUNS * 9 / 10] : 1;
 	}
 	spin_loops((uint64_t)(ns * loops_per_ns + 0.5));
 }

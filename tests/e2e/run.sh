@@ -330,11 +330,15 @@ done
 $PB list >"$T/list.out"
 ok $([ $? = 0 ] && grep -q "^pipe" "$T/list.out" && grep -q "pattern" "$T/list.out" && ! grep -q test_hang "$T/list.out" && ! grep -q test_spin_ns "$T/list.out" && echo 0 || echo 1) \
 	"list shows workloads and keys, not test-only keys"
-# test_spin_ns: the reader burns that long per round trip, a floor under the rtt
+# test_spin_ns: the reader burns about that long per round trip.  The spin is a
+# count of loop iterations at a rate timed when the role starts (harness/core/
+# bench.c), so it is as steady as the CPU's speed: on a noisy VM a 200 µs spin
+# measured 180-300 µs.  Half of it is still 7 times a bare same-CPU round trip
+# (5-14 µs on the guests seen).
 $PB bench pipe test_spin_ns=200000 cpus=0,0 --repeats 2 --duration 0.2 --warmup 0 --events none \
 	-q --format json -o "$T/spin" >"$T/spin.json" 2>"$T/err"
-check "test_spin_ns=200000: every repeat's rtt is at least 200 µs" pyjson "$T/spin.json" \
-	'all(r["value"] >= 200 for r in d["jobs"][0]["repeats"] if r["in_summary"]) and d["jobs"][0]["params"]["test_spin_ns"] == "200000"'
+check "test_spin_ns=200000: every repeat's rtt is at least 100 µs" pyjson "$T/spin.json" \
+	'all(r["value"] >= 100 for r in d["jobs"][0]["repeats"] if r["in_summary"]) and d["jobs"][0]["params"]["test_spin_ns"] == "200000"'
 $PB list --format json >"$T/list.json"
 check "list --format json" pyjson "$T/list.json" \
 	'any(b["name"] == "pipe" and b["metric"]["name"] for b in d["benches"]) and any(k["name"] == "repeats" for k in d["common_keys"])'
