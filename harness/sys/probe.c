@@ -27,8 +27,16 @@
 #include "lib/clock.h"
 
 #define CHAIN_LEN	1000		/* instructions per loop iteration */
-#define ADD_ITERS	1000		/* 1e6 cycles: ~0.3 ms at 3 GHz */
-#define IMUL_ITERS	334		/* 3 cycles each: ~1e6 cycles */
+/*
+ * A sample is 1e5 cycles, ~30 µs at 3 GHz: short next to the period of a
+ * VM's own interruptions.  On a 2-vCPU KVM guest the vCPU lost about 50
+ * µs every millisecond or so, unseen as steal or off-CPU time: samples of
+ * 1e6 cycles (0.3 ms) were hit one in three and disagreed by 15 % (IQR),
+ * so every probe there was disturbed; samples of 1e5 cycles are hit one
+ * in twenty, as outliers the median leaves out (IQR 0.5 %).
+ */
+#define ADD_ITERS	100		/* 1e5 cycles */
+#define IMUL_ITERS	33		/* 3 cycles each: ~1e5 cycles */
 #define PROBE_WARMUP_NS	10e6		/* 10 ms of the add chain first */
 
 /*

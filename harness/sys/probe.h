@@ -26,7 +26,7 @@
 
 #include "lib/anomaly.h"
 
-#define PB_PROBE_SAMPLES	24	/* samples in one probe, back to back */
+#define PB_PROBE_SAMPLES	96	/* samples in one probe, back to back */
 #define PB_PROBE_DISP_MAX	0.02	/* samples' IQR / median above this: disturbed */
 #define PB_PROBE_OFF_MAX	0.05	/* share of the probe's time not on the CPU */
 
