@@ -753,7 +753,7 @@ static void observer_child(void *v)
 	int run, i;
 
 	o->best_ns = INFINITY;
-	for (run = 0; run < 3; run++) {
+	for (run = 0; run < PB_OBSERVER_RUNS; run++) {
 		double t0 = thread_cpu_ns();	/* time preempted by others is not the loop's */
 
 		for (i = 0; i < PB_OBSERVER_CALLS; i++)

@@ -149,11 +149,17 @@ json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
 
 /*
  * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
- * unpinned), best of 3, in its own CPU time (a clock that slowed
- * shows; time other tasks held the CPU does not).  0 with *seconds, or -1
- * with err.
+ * unpinned), best of PB_OBSERVER_RUNS, in its own CPU time (a clock that
+ * slowed shows; time other tasks held the CPU does not).  0 with
+ * *seconds, or -1 with err.  A syscall costs 0.3-1.2 µs on a VM (page
+ * table isolation): 5 x 20 000 calls take 0.03-0.12 s at each end of a
+ * run.  On a noisy 2-vCPU guest, eight timings in a row spread by ±5 %
+ * whether they were 5 x 25 000, 5 x 40 000 or 3 x 200 000 calls (0.7 s):
+ * the host's drift over seconds, not the loop's length, sets it, and a
+ * change beyond 5 % is re-timed before it is claimed.
  */
-#define PB_OBSERVER_CALLS	200000
+#define PB_OBSERVER_CALLS	20000
+#define PB_OBSERVER_RUNS	5
 int pb_observer_time(int cpu, double *seconds, char *err, size_t len);
 /* Re-time the reference loop nr times over span_s; how many succeeded. */
 int pb_observer_confirm(int cpu, double *again, int nr, double span_s);

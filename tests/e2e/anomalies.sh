@@ -98,7 +98,7 @@ fi
 check "the clock of each CPU is probed before, after and once the counters are closed" pyjson "$T/plain.json" \
 	"[c['cpu'] for c in d['jobs'][0]['clock']] == sorted({$CPUS}) and all(c['before_mhz'] > 0 and c['after_mhz'] > 0 and c['closed_mhz'] > 0 for c in d['jobs'][0]['clock'])"
 check "nominal clock and its source, observer loop at start and end" pyjson "$T/plain.json" \
-	'd["host"]["nominal"]["source"] != "" and d["observer"]["start_s"] > 0 and d["observer"]["end_s"] > 0 and d["observer"]["calls"] == 200000'
+	'd["host"]["nominal"]["source"] != "" and d["observer"]["start_s"] > 0 and d["observer"]["end_s"] > 0 and d["observer"]["calls"] == 20000'
 check "the environment is recorded with the run" pyjson "$T/plain.json" \
 	'"perf_event_paranoid" in str(d["host"]["environment"])'
 done_testing
