@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* stats.h - summaries, confidence intervals, Welch's t-test. */
+/* stats.h - summaries, confidence intervals, Welch's t-test, a rank test. */
 #ifndef PINBENCH_STATS_H
 #define PINBENCH_STATS_H
 
@@ -58,5 +58,21 @@ struct pb_ratio {
 
 int pb_ratio_test(const double *a, int na, const double *b, int nb, bool rate,
 		  struct pb_ratio *r);
+
+/*
+ * A robust comparison of b against a (values > 0), for runs of which a
+ * noisy host throws some off by 10-20 %: the Hodges-Lehmann estimate of
+ * the ratio b / a (the median of the na * nb ratios b_j / a_i, on a log
+ * scale), its 95 % interval from the Mann-Whitney distribution (Moses:
+ * the k-th smallest and largest of those ratios), and the two-sided
+ * Mann-Whitney p.  Exact when na + nb <= PB_MW_EXACT_MAX and no value of
+ * b equals one of a; else the normal approximation, corrected for ties
+ * and for continuity.  An interval that so few values cannot give at 95 %
+ * is [0, INFINITY] (fewer than 4 a side).  The ratio of rates is the
+ * ratio of the values as it is (ranks do not care for 1/x).  df is NAN.
+ * Returns 0, or -1 when either n < 2, a value is not > 0, or no memory.
+ */
+#define PB_MW_EXACT_MAX	50
+int pb_rank_test(const double *a, int na, const double *b, int nb, struct pb_ratio *r);
 
 #endif

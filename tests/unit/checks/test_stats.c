@@ -456,6 +456,95 @@ static void test_ratio_edges(void **state)
 	assert_true(isinf(r.hi) && isinf(r.lo));
 }
 
+/*
+ * The rank test, by hand.  a = {1..5}, b = {6..10}: every b above every a,
+ * U = 25, and of the C(10, 5) = 252 orderings one has U = 25 and one U =
+ * 0: p = 2/252.  The 25 ratios b/a sorted: 1.2, 1.4, 1.5, ..., 8, 9, 10;
+ * their median (the 13th) is 8/3.  For 5 a side P(U <= 2) = 4/252 <=
+ * 0.025 < P(U <= 3) = 7/252, so the interval is the 3rd smallest and 3rd
+ * largest ratio: 6/4 and 8/1.
+ */
+static void test_rank_exact(void **state)
+{
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	const double c[] = { 3, 1, 2 }, d[] = { 4, 6, 5 };
+	struct pb_ratio r, s;
+
+	(void)state;
+	assert_int_equal(pb_rank_test(a, 5, b, 5, &r), 0);
+	NEAR(r.ratio, 8 / 3.0, 1e-12);
+	NEAR(r.p, 2 / 252.0, 1e-12);
+	NEAR(r.lo, 1.5, 1e-12);
+	NEAR(r.hi, 8, 1e-12);
+	assert_true(isnan(r.df));
+	/* the other way round: the inverse ratio and interval, the same p */
+	assert_int_equal(pb_rank_test(b, 5, a, 5, &s), 0);
+	NEAR(s.ratio, 3 / 8.0, 1e-12);
+	NEAR(s.lo, 1 / 8.0, 1e-12);
+	NEAR(s.hi, 1 / 1.5, 1e-12);
+	NEAR(s.p, r.p, 1e-12);
+	/* 3 a side: at best p = 2/20, and no 95 % interval (P(U = 0) = 0.05) */
+	assert_int_equal(pb_rank_test(c, 3, d, 3, &r), 0);
+	NEAR(r.p, 0.1, 1e-12);
+	NEAR(r.ratio, 2.5, 1e-12);	/* of 4/3, 5/3, 2, 2, 2.5, 3, 4, 5, 6 */
+	assert_true(r.lo == 0 && isinf(r.hi));
+}
+
+/*
+ * 30 against 30 with a tie: the normal approximation.  U = 607.5 of 900,
+ * its variance 900 * 61 / 12 less the tie's share (a pair: 900 * 6 / (12 *
+ * 60 * 59)), z = (|607.5 - 450| - 0.5) / sd: p = 0.0202768 (as SciPy's
+ * mannwhitneyu gives it, asymptotic with continuity); k = floor(450 - 1.96
+ * * sqrt(4575)) = 317: the 317th smallest and largest of the 900 ratios.
+ */
+static void test_rank_normal(void **state)
+{
+	const double a[] = { 0.9607, 0.9359, 0.9877, 1.0212, 1.0584, 1.0055, 0.9727, 0.9615,
+			     1.0381, 1.0852, 1.0137, 0.9402, 0.9532, 1.0833, 1.0102, 0.917,
+			     0.9958, 0.9435, 0.969, 0.9759, 0.965, 1.0281, 0.9969, 0.971,
+			     1.0207, 1.0424, 0.9211, 0.9872, 0.9521, 0.9914 };
+	const double b[] = { 0.9661, 1.0315, 1.0285, 1.0149, 0.9779, 1.0102, 0.9757, 0.9629,
+			     1.0421, 0.9749, 1.0926, 1.068, 0.9325, 1.0446, 0.9752, 1.0322,
+			     1.0327, 0.9329, 1.0185, 1.0174, 1.0812, 0.9713, 1.0692, 0.9754,
+			     1.0135, 0.988, 1.1079, 1.0602, 1.1637, 1.0641 };
+	struct pb_ratio r;
+
+	(void)state;
+	assert_int_equal(pb_rank_test(a, 30, b, 30, &r), 0);
+	NEAR(r.p, 0.0202768, 1e-6);
+	NEAR(r.ratio, 1.0288259, 1e-6);
+	NEAR(r.lo, 1.0044743, 1e-6);
+	NEAR(r.hi, 1.0582027, 1e-6);
+}
+
+/*
+ * A run thrown off by 20 % moves the ratio of means by 3.6 points (1.041 to
+ * 1.076) and Welch's p to 0.077; the Hodges-Lehmann ratio moves by one
+ * (1.039 to 1.050) and Mann-Whitney's p stays 0.0087.
+ */
+static void test_rank_outlier(void **state)
+{
+	const double a[] = { 10.0, 10.2, 9.9, 10.1, 10.3, 9.8 };
+	double b[] = { 10.45, 10.6, 10.15, 10.5, 10.7, 10.35 };
+	const double z[] = { 0, 1 }, one[] = { 5 };
+	struct pb_ratio r, w, r2;
+
+	(void)state;
+	assert_int_equal(pb_rank_test(a, 6, b, 6, &r), 0);
+	assert_true(r.p < 0.05 && r.lo > 1);
+	b[5] = 12.5;		/* one run on a slow host: +20 % */
+	assert_int_equal(pb_rank_test(a, 6, b, 6, &r2), 0);
+	assert_int_equal(pb_ratio_test(a, 6, b, 6, false, &w), 0);
+	assert_true(r2.p < 0.05 && r2.lo > 1);
+	assert_true(w.p > 0.05 && w.lo < 1);
+	NEAR(r2.ratio, r.ratio, 0.015);
+	assert_true(w.ratio - r.ratio > 0.03);
+	NEAR(r2.p, r.p, 1e-12);
+	/* untestable: fewer than 2, a value not above 0 */
+	assert_int_equal(pb_rank_test(one, 1, b, 6, &r), -1);
+	assert_int_equal(pb_rank_test(z, 2, b, 6, &r), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +564,9 @@ int main(void)
 		cmocka_unit_test(test_welch_zero_variance),
 		cmocka_unit_test(test_ratio_fieller),
 		cmocka_unit_test(test_ratio_edges),
+		cmocka_unit_test(test_rank_exact),
+		cmocka_unit_test(test_rank_normal),
+		cmocka_unit_test(test_rank_outlier),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
