@@ -32,6 +32,9 @@ static const char compare_usage[] =
 	"  --format text|markdown|csv|json\n"
 	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
 	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
+	"  --test auto|rank|welch         rank: the Hodges-Lehmann ratio and Mann-Whitney's\n"
+	"                                 test; welch: the ratio of means and Welch's t-test;\n"
+	"                                 auto (default): rank with 5 or more values a side\n"
 	"  --fail-on-regression           exit 1 when a significant regression is found\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
 	"                                 (otherwise an error, exit 2)\n"
@@ -65,18 +68,22 @@ static int opt_group(void *ctx, const struct pb_opt *o, const char *arg)
 	return PB_OPTS_OK;
 }
 
-/* --order and --format: a name from a list */
+
+/* --order, --format and --test: a name from a list */
 static int opt_choice(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	static const char *const fmts[] = { "text", "markdown", "csv", "json" };
 	static const char *const orders[] = { "version", "given" };
 	struct pb_cmp_opts *co = ctx;
-	bool fmt = !strcmp(o->name, "format");
-	int x = fmt ? parse_enum(arg, fmts, 4) : parse_enum(arg, orders, 2);
+	bool fmt = !strcmp(o->name, "format"), test = !strcmp(o->name, "test");
+	int x = test ? pb_cmp_test_parse(arg) : fmt ? parse_enum(arg, fmts, 4) :
+		parse_enum(arg, orders, 2);
 
 	if (x < 0)
 		return bad_value(arg);
-	if (fmt)
+	if (test)
+		co->test = (enum pb_cmp_test)x;
+	else if (fmt)
 		co->format = (enum pb_cmp_format)x;
 	else
 		co->order_given = x == 1;
@@ -106,6 +113,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "fail-on-regression", 0, false, fail, NULL, NULL },
 		{ "by-class", 0, false, by_class, NULL, NULL },
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
+		{ "test", 0, true, NULL, NULL, opt_choice },
 		{ "allow-different", 0, true, NULL, &o->allow_different, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
@@ -152,7 +160,7 @@ static void class_hosts(char **paths, int n, struct pb_fleet_class *k)
 static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i, int nr,
 			 struct pb_fleet_class *k)
 {
-	struct pb_cmp cc = { .by = o->by, .only_class = k->name };
+	struct pb_cmp cc = { .by = o->by, .only_class = k->name, .test = o->test };
 	bool md = o->format == PB_FMT_MARKDOWN;
 	char err[512];
 	int rc = 0;
@@ -229,6 +237,7 @@ int cmd_compare(int argc, char **argv)
 	if (by_class)
 		return compare_fleet(argv + optind, argc - optind, &o, fail);
 	c.by = o.by;
+	c.test = o.test;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
 	if (!rc && pb_cmp_comparable(&c, o.allow_different, err, sizeof(err))) {
 		fprintf(stderr, "pinbench compare: %s\n", err);

@@ -303,7 +303,7 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 		       char *err, size_t len)
 {
 	struct pb_cmp_opts co = *o->cmp;
-	int regressions;
+	int regressions, rank, welch;
 
 	co.baseline = c->groups[o->base];
 	co.format = PB_FMT_MARKDOWN;
@@ -323,10 +323,22 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 				c->groups[o->base], o->png, o->svg ? " ([SVG](" : "",
 				o->svg ? o->svg : "", o->svg ? "))" : "");
 	} else {
-		fprintf(f, "\nChange: the ratio of the means with its 95 %% interval (Fieller);\n"
-			"%s; significant\nbelow 0.05 and beyond %.2g %%.\n",
-			co.no_correction ? "p: Welch's t-test" :
-			"q: Welch's p adjusted over the report (Benjamini-Hochberg)", co.min_change);
+		pb_cmp_count_tests(c, o->base, &rank, &welch);
+		if (rank && welch)	/* 72 columns */
+			fputs("\nChange: with 5 or more runs a side, the Hodges-Lehmann ratio (the\n"
+			      "median of the ratios of every pair of runs) with its 95 % interval\n"
+			      "(Moses), tested by Mann-Whitney; with fewer, the ratio of the means\n"
+			      "with its 95 % interval (Fieller), tested by Welch's t-test.\n", f);
+		else if (rank)
+			fputs("\nChange: the Hodges-Lehmann ratio (the median of the ratios of every\n"
+			      "pair of runs) with its 95 % interval (Moses), tested by Mann-Whitney.\n",
+			      f);
+		else
+			fputs("\nChange: the ratio of the means with its 95 % interval (Fieller),\n"
+			      "tested by Welch's t-test.\n", f);
+		fprintf(f, "%s; significant\nbelow 0.05 and beyond %.2g %%.\n",
+			co.no_correction ? "p: the test's p, cell by cell" :
+			"q: p adjusted over the report (Benjamini-Hochberg)", co.min_change);
 		text_env(c, f);
 		for (int i = 0; i < c->nr_tables; i++) {
 			fputc('\n', f);

@@ -23,6 +23,20 @@ int pb_cmp_group_parse(const char *s);
 /* The names, by enum pb_cmp_group. */
 extern const char *const pb_cmp_group_names[];
 enum pb_cmp_format { PB_FMT_TEXT, PB_FMT_MARKDOWN, PB_FMT_CSV, PB_FMT_JSON };
+/*
+ * How a cell is tested against its baseline.  rank: the Hodges-Lehmann
+ * ratio with its Moses interval and Mann-Whitney's p (pb_rank_test()),
+ * robust to the runs a noisy host throws off; welch: the ratio of means
+ * with Fieller's interval and Welch's p (pb_ratio_test()).  auto, the
+ * default: rank when both sides have PB_RANK_MIN values or more, welch
+ * with fewer (a rank test of 4 against 4 cannot go below p = 0.029).
+ * Chosen by measurement: tests/peers/sensitivity.sh, README "Peers".
+ */
+enum pb_cmp_test { PB_TEST_AUTO, PB_TEST_RANK, PB_TEST_WELCH };
+#define PB_RANK_MIN	5
+/* "auto", "rank", "welch" -> enum pb_cmp_test; -1 when unknown. */
+int pb_cmp_test_parse(const char *s);
+extern const char *const pb_cmp_test_names[];
 
 #define PB_CMP_ALPHA	0.05	/* Welch p below this ... */
 #define PB_CMP_MIN_CHG	1.0	/* ... and |change| above this many percent */
@@ -88,6 +102,7 @@ struct pb_table {
 	char		sweep_base[128];/* "scale" for "scale/threads=4", else "" */
 	char		sweep_key[32];	/* "threads" */
 	double		sweep_x;	/* 4 */
+	enum pb_cmp_test test;		/* the pb_cmp's, when the table was made */
 	struct pb_cell	*cells;
 	int		nr_cells;
 };
@@ -115,6 +130,7 @@ struct pb_cmp {
 	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
 	json_t		**run_errors;	/* [nr_groups]: run-wide anomalies of severity error,
 					 * one per kind (the first file's) */
+	enum pb_cmp_test test;		/* how cells are tested (set before loading) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */
 };
@@ -141,9 +157,13 @@ struct pb_eval {
 	bool			between;	/* the values are runs (pb_cmp_between) */
 	bool			has_base;	/* a baseline with values (and not itself) */
 	bool			is_base;
-	double			change;		/* percent, NAN without a baseline */
-	double			ci_lo, ci_hi;	/* its 95 % interval (Fieller), percent; NAN
-						 * when untestable, +-INFINITY unbounded */
+	double			change;		/* percent, NAN without a baseline: the
+						 * ratio of means, or the Hodges-Lehmann
+						 * ratio when rank-tested */
+	double			ci_lo, ci_hi;	/* its 95 % interval (Fieller, or Moses),
+						 * percent; NAN when untestable,
+						 * +-INFINITY unbounded */
+	const char		*test;		/* "rank" or "welch"; NULL when untested */
 	double			p;		/* NAN when untestable (n < 2) */
 	double			p_adj;		/* p adjusted for multiple tests, or p */
 	bool			significant;
@@ -157,6 +177,8 @@ struct pb_cmp_opts {
 	const char		*baseline;	/* NULL: the first row */
 	double			min_change;	/* percent */
 	bool			no_correction;	/* plain per-cell p < 0.05 */
+	enum pb_cmp_test	test;		/* for the caller to set the pb_cmp's
+						 * test before loading (the tables keep it) */
 	const char		*allow_different; /* keys that may differ, "a,b", or NULL */
 };
 
@@ -236,6 +258,8 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
  * untestable, "+inf" when unbounded).
  */
 void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len);
+/* How many cells are tested by ranks and how many by Welch (for a legend). */
+void pb_cmp_count_tests(const struct pb_cmp *c, int base_group, int *rank, int *welch);
 
 /*
  * What a result file says of its machine, as compare_env.c compares it: a

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare_eval.c - the statistics of a comparison: each cell against the baseline
- * (the ratio of means with Fieller's interval, Welch's t-test, the noise
- * floor) on the runs when every cell has several, else on the repeats;
- * p-values adjusted over the report (Benjamini-Hochberg).
+ * (the Hodges-Lehmann ratio with Mann-Whitney's test when both have five
+ * values or more, else the ratio of means with Fieller's interval and
+ * Welch's t-test; the noise floor) on the runs when every cell has
+ * several, else on the repeats; p-values adjusted over the report
+ * (Benjamini-Hochberg).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -25,6 +27,16 @@
 #include "checks/stats.h"
 
 /* ---- evaluation ---- */
+
+const char *const pb_cmp_test_names[] = { "auto", "rank", "welch", NULL };
+
+int pb_cmp_test_parse(const char *s)
+{
+	for (int i = 0; pb_cmp_test_names[i]; i++)
+		if (s && !strcmp(s, pb_cmp_test_names[i]))
+			return i;
+	return -1;
+}
 
 const struct pb_cell *pb_cmp_cell(const struct pb_table *t, int group)
 {
@@ -78,19 +90,28 @@ int pb_cmp_values(const struct pb_table *t, const struct pb_cell *cell, const do
 	return cell->n;
 }
 
+/* Is cell tested by ranks against base (t->test, and for auto the counts)? */
+static bool by_rank(const struct pb_table *t, int na, int nb)
+{
+	return t->test == PB_TEST_RANK ||
+	       (t->test == PB_TEST_AUTO && na >= PB_RANK_MIN && nb >= PB_RANK_MIN);
+}
+
 /*
- * cell against base: the ratio of their means with its interval and
- * Welch's p, on the runs or on the repeats (pb_cmp_values).  For rates on
- * the reciprocals, the scale their mean is taken on.  0, or -1 when
- * untestable.
+ * cell against base, on the runs or on the repeats (pb_cmp_values): the
+ * Hodges-Lehmann ratio with its interval and Mann-Whitney's p, or the
+ * ratio of their means with its interval and Welch's p (for rates on the
+ * reciprocals, the scale their mean is taken on).  *rank says which.  0,
+ * or -1 when untestable.
  */
 static int cell_test(const struct pb_table *t, const struct pb_cell *base,
-		     const struct pb_cell *cell, struct pb_ratio *r)
+		     const struct pb_cell *cell, struct pb_ratio *r, bool *rank)
 {
 	const double *a, *b;
 	int na = pb_cmp_values(t, base, &a), nb = pb_cmp_values(t, cell, &b);
 
-	return pb_ratio_test(a, na, b, nb, t->rate, r);
+	*rank = by_rank(t, na, nb);
+	return *rank ? pb_rank_test(a, na, b, nb, r) : pb_ratio_test(a, na, b, nb, t->rate, r);
 }
 
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
@@ -99,6 +120,7 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 	struct pb_summary bs;
 	struct pb_ratio rt;
 	const double *v;
+	bool rank;
 	int n;
 
 	memset(e, 0, sizeof(*e));
@@ -122,7 +144,10 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		return;
 	e->has_base = true;
 	e->change = (e->s.mean - bs.mean) / fabs(bs.mean) * 100.0;
-	if (!cell_test(t, base, cell, &rt)) {
+	if (!cell_test(t, base, cell, &rt, &rank)) {
+		e->test = rank ? "rank" : "welch";
+		if (rank)	/* the estimate its interval is of */
+			e->change = (rt.ratio - 1) * 100.0;
 		e->p = rt.p;
 		e->ci_lo = (rt.lo - 1) * 100.0;
 		e->ci_hi = isinf(rt.hi) ? INFINITY : (rt.hi - 1) * 100.0;
@@ -150,6 +175,22 @@ void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf,
 			 k, e->p_adj);
 }
 
+void pb_cmp_count_tests(const struct pb_cmp *c, int base_group, int *rank, int *welch)
+{
+	*rank = *welch = 0;
+	for (int i = 0; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+		const struct pb_cell *base = pb_cmp_base(c, t, base_group);
+		struct pb_eval e;
+
+		for (int k = 0; k < t->nr_cells; k++) {
+			pb_cmp_eval(t, &t->cells[k], base, PB_CMP_MIN_CHG, &e);
+			if (e.test)
+				*(!strcmp(e.test, "rank") ? rank : welch) += 1;
+		}
+	}
+}
+
 struct ptest {
 	double		p;
 	struct pb_cell	*cell;
@@ -167,6 +208,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 {
 	struct ptest *v = NULL, *nv;
 	struct pb_ratio rt;
+	bool rank;
 	int i, j, n = 0, cap = 0;
 
 	for (i = 0; i < c->nr_tables; i++) {
@@ -176,7 +218,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 			struct pb_cell *cell = &c->t[i].cells[j];
 
 			cell->adjusted = false;
-			if (!base || cell == base || cell_test(&c->t[i], base, cell, &rt))
+			if (!base || cell == base || cell_test(&c->t[i], base, cell, &rt, &rank))
 				continue;
 			nv = pb_grow(v, n, &cap, sizeof(*v));
 			if (!nv) {

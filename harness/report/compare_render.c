@@ -711,7 +711,8 @@ static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
 	fprintf(f, "%s,", e.significant ? "true" : "false");
 	csv_field(f, has ? e.verdict : "", false);
 	marks_list(cell, buf, sizeof(buf));
-	csv_field(f, buf, true);
+	csv_field(f, buf, false);
+	csv_field(f, e.test ? e.test : "", true);
 }
 
 static json_t *jnum(double x, bool has)
@@ -773,6 +774,7 @@ static void json_row(const struct rctx *r, const struct pb_table *t, int g)
 	json_object_set_new(o, "change_ci95", e.has_base && !isnan(e.ci_lo) ?
 			    json_pack("[oo]", jnum(e.ci_lo, isfinite(e.ci_lo)),
 				      jnum(e.ci_hi, isfinite(e.ci_hi))) : json_null());
+	json_object_set_new(o, "test", e.test ? json_string(e.test) : json_null());
 	json_object_set_new(o, "p", jnum(e.p, e.has_base));
 	json_object_set_new(o, "p_adj", jnum(e.p_adj, e.has_base));
 	json_object_set_new(o, "significant", json_boolean(e.significant));
@@ -835,23 +837,44 @@ static void print_header(const struct rctx *r)
 {
 	const char *by = r->c->by == PB_GROUP_HOST ? "host" : r->c->by == PB_GROUP_PEER ?
 			 "peer" : r->c->by == PB_GROUP_KERNEL ? "kernel" : "label";
+	const char *pname;
 	char line[400];
+	int rank, welch;
 
 	snprintf(line, sizeof(line), "%s%d result file%s, %d %s%s; baseline: %s",
 		 r->md ? "" : "pinbench compare: ", r->c->nr_files, r->c->nr_files == 1 ? "" : "s",
 		 r->c->nr_groups, by, r->c->nr_groups == 1 ? "" : "s",
 		 r->base_group >= 0 ? r->c->groups[r->base_group] : "the first row");
 	put_line(r, line);
-	put_line(r, "Change: the ratio of means with its 95 % interval [lo, hi] (Fieller);");
+	pb_cmp_count_tests(r->c, r->base_group, &rank, &welch);
+	if (rank && welch) {
+		snprintf(line, sizeof(line), "Change: with %d or more values a side, the "
+			 "Hodges-Lehmann ratio (the median of the", PB_RANK_MIN);
+		put_line(r, line);
+		put_line(r, "ratios of every pair of values) with its 95 % interval [lo, hi] "
+			 "(Moses), tested by Mann-Whitney;");
+		put_line(r, "with fewer, the ratio of means with its 95 % interval (Fieller), "
+			 "tested by Welch's t-test;");
+		pname = "each test's p";
+	} else if (rank) {
+		put_line(r, "Change: the Hodges-Lehmann ratio (the median of the ratios of every "
+			 "pair of values)");
+		put_line(r, "with its 95 % interval [lo, hi] (Moses), tested by Mann-Whitney;");
+		pname = "Mann-Whitney's p";
+	} else {
+		put_line(r, "Change: the ratio of means with its 95 % interval [lo, hi] (Fieller);");
+		pname = "Welch's p";
+	}
 	snprintf(line, sizeof(line), "significant: %s < %.2f and |change| > %.2g %%;",
-		 r->o->no_correction ? "Welch's t-test p" : "q", PB_CMP_ALPHA, r->o->min_change);
+		 r->o->no_correction ? (rank ? pname : "Welch's t-test p") : "q", PB_CMP_ALPHA,
+		 r->o->min_change);
 	put_line(r, line);
 	if (r->o->no_correction)
 		snprintf(line, sizeof(line), "p as tested, cell by cell (%d comparisons).",
 			 r->c->nr_tests);
 	else
-		snprintf(line, sizeof(line), "q: Welch's p adjusted for the %d comparisons of "
-			 "this report (Benjamini-Hochberg).", r->c->nr_tests);
+		snprintf(line, sizeof(line), "q: %s adjusted for the %d comparisons of "
+			 "this report (Benjamini-Hochberg).", pname, r->c->nr_tests);
 	put_line(r, line);
 	print_units_note(r);
 	fputc('\n', r->f);
@@ -907,7 +930,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	if (o->format == PB_FMT_CSV)
 		fputs("job,placement,metric,unit,better,label,status,n,runs,tested,mean,stddev,"
 		      "ci95_lo,ci95_hi,baseline,change_pct,change_ci95_lo,change_ci95_hi,p,p_adj,"
-		      "significant,verdict,anomalies\n", out);
+		      "significant,verdict,anomalies,test\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
 	print_env_diffs(&r);

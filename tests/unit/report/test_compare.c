@@ -721,6 +721,109 @@ static void test_runs_trust(void **state)
 	assert_int_equal(found, 100);
 }
 
+/*
+ * Six runs a label, 1 % apart, and a host that throws one of B's runs off
+ * by 25 %: by default (auto: five runs or more a side) compare tests
+ * them by ranks and finds the 4 % change; the ratio of means with Welch's
+ * test (--test welch) is carried off by the one run and finds nothing.
+ */
+static void test_runs_rank(void **state)
+{
+	const double off[] = { 0, 0.01, -0.01, 0.005, -0.005, 0.002 };
+	const double offb[] = { 0, 0.01, -0.01, 0.005, -0.005, 0.25 };
+	const struct pb_table *t;
+	struct pb_eval e, w;
+	char *out, p[12][512];
+
+	(void)state;
+	gen_runs("RA", 700, off, 6, 0);
+	gen_runs("RB", 800, offb, 6, 0.04);
+	for (int k = 0; k < 2; k++) {
+		struct pb_cmp c = { .test = k ? PB_TEST_WELCH : PB_TEST_AUTO };
+
+		load_runs(&c, "RA", 6);
+		load_runs(&c, "RB", 6);
+		pb_cmp_order(&c, true);
+		t = table(&c, "pingpong", "same-cpu");
+		pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, k ? &w : &e);
+		pb_cmp_free(&c);
+	}
+	assert_string_equal(e.test, "rank");
+	assert_true(e.significant);
+	/* +4.1 % [+2.4, +26.8]: the thrown-off run widens the interval's top only */
+	assert_true(e.change > 3 && e.change < 5.5 && e.ci_lo > 1 && e.ci_hi > 10);
+	assert_string_equal(w.test, "welch");
+	assert_false(w.significant);
+	assert_true(w.change > e.change + 2);
+	/* the legend says how, and json which test each row had */
+	for (int i = 0; i < 12; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "runs-R%c-%d.json", i < 6 ? 'A' : 'B', i % 6);
+		path_in(p[i], sizeof(p[i]), name);
+	}
+	assert_int_equal(run_cmd(cmd_compare, &out, 15, "compare", "--baseline", "RA", p[0], p[1],
+				 p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11]), 0);
+	assert_non_null(strstr(out, "Hodges-Lehmann"));
+	assert_non_null(strstr(out, "Mann-Whitney"));
+	free(out);
+	assert_int_equal(run_cmd(cmd_compare, &out, 8, "compare", "--format", "json", "--test",
+				 "welch", tmpdir_file("runs-RA-0.json"), tmpdir_file("runs-RA-1.json"),
+				 tmpdir_file("runs-RB-0.json"), tmpdir_file("runs-RB-1.json")), 0);
+	assert_non_null(strstr(out, "\"test\": \"welch\""));
+	assert_null(strstr(out, "\"test\": \"rank\""));
+	free(out);
+}
+
+/*
+ * The rank test's A/A false alarms and power on runs as units: 8 runs a
+ * label, 1 % apart, and in every label one run thrown off by 10-30 %
+ * either way, as a noisy host does.  Over 100 A/A pairs at most 8 flag
+ * (2 did); a 5 % change is found in at least 75 (83 were), where the
+ * ratio of means with Welch's test finds far fewer (33).  A run thrown
+ * off on the wrong side costs the rank test a whole row of pairs: it is
+ * robust, not blind to it.
+ */
+static void test_runs_rank_trust(void **state)
+{
+	int aa = 0, found = 0, welch = 0;
+
+	(void)state;
+	for (int pair = 0; pair < 100; pair++) {
+		double oa[8], ob[8];
+		struct pb_cmp c[3] = { { 0 }, { 0 }, { .test = PB_TEST_WELCH } };
+		struct pb_eval e[3];
+
+		for (int k = 0; k < 8; k++) {
+			oa[k] = 0.01 * ((double)((pair * 7 + k * 13) % 11) / 5.0 - 1);
+			ob[k] = 0.01 * ((double)((pair * 5 + k * 17) % 11) / 5.0 - 1);
+		}
+		oa[pair % 8] += (pair % 2 ? 1 : -1) * (0.10 + 0.002 * pair);
+		ob[(pair * 5 + 3) % 8] += (pair % 3 ? 1 : -1) * (0.30 - 0.002 * pair);
+		gen_runs("TA", 9000 + 10 * (uint64_t)pair, oa, 8, 0);
+		for (int s = 0; s < 3; s++) {
+			const struct pb_table *t;
+
+			gen_runs("TB", 11000 + 10 * (uint64_t)pair, ob, 8, s ? 0.05 : 0);
+			load_runs(&c[s], "TA", 8);
+			load_runs(&c[s], "TB", 8);
+			pb_cmp_order(&c[s], true);
+			t = table(&c[s], "pingpong", "same-cpu");
+			pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &e[s]);
+			assert_string_equal(e[s].test, s == 2 ? "welch" : "rank");
+			pb_cmp_free(&c[s]);
+		}
+		aa += e[0].significant;
+		found += e[1].significant && e[1].ci_lo > 0;
+		welch += e[2].significant && e[2].ci_lo > 0;
+	}
+	printf("# rank test, 8 runs a label, one thrown off: A/A %d of 100 flagged; "
+	       "a 5 %% change found in %d of 100 (Welch: %d)\n", aa, found, welch);
+	assert_true(aa <= 8);
+	assert_true(found >= 75);
+	assert_true(found > welch + 30);
+}
+
 /* ---- golden outputs ---- */
 
 /* The fixture set of the golden files; tests/e2e/compare.sh makes the same. */
@@ -1300,6 +1403,8 @@ int main(void)
 		cmocka_unit_test(test_trust_shift),
 		cmocka_unit_test(test_runs_are_units),
 		cmocka_unit_test(test_runs_trust),
+		cmocka_unit_test(test_runs_rank),
+		cmocka_unit_test(test_runs_rank_trust),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_text_forms),
