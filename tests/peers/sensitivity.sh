@@ -12,20 +12,27 @@
 # trial takes R consecutive runs of two labels (as two kernels would be
 # run: R invocations each) and asks `pinbench compare` for its verdict.
 # Trials are taken as disjoint windows (independent) and as sliding ones
-# (more of them, overlapping).  Also shown: the same pairs judged on one
-# run each (the repeats of single runs as the values), the old way.
+# (more of them, overlapping), by compare's default test (with five runs
+# a label or more: the Hodges-Lehmann ratio and Mann-Whitney's test) and
+# by --test welch (the ratio of means and Welch's t-test).  Also shown:
+# the same pairs judged on one run each (the repeats of single runs as
+# the values), the old way.  And A/A in blocks, as two kernels are run:
+# R consecutive runs of A and A2 (in time order) against the next R, so
+# that a drift of the machine between the blocks is in the comparison,
+# as it is between two boots; alternating labels cancels it, blocks do not.
 #
 # It prints figures; it does not judge.
 #
 #   sh tests/peers/sensitivity.sh              (about 12 minutes on 2 CPUs)
 #   KEEP=1 keeps the runs (the folder is printed); ANALYSE=DIR judges them again
 #   R="3 5 10" judges trials of 3, 5 and 10 runs a label from the same runs
-#   CYCLES=30 R=5 PLACEMENTS="same-cpu same-socket" REPEATS=2 DURATION=1 ...
+#   CYCLES=30 R=5 PLACEMENTS="same-cpu same-socket" REPEATS=2 DURATION=1 WARMUP=0.5 ...
 PB=${PINBENCH:-./pinbench}
 CYCLES=${CYCLES:-20}
 R=${R:-5}
 REPEATS=${REPEATS:-2}
 DURATION=${DURATION:-1}
+WARMUP=${WARMUP:-0.5}
 PLACEMENTS=${PLACEMENTS:-"same-cpu same-socket"}
 OUT=${ANALYSE:-${TMPDIR:-/tmp}/pinbench-sensitivity.$$}
 mkdir -p "$OUT" || exit 2
@@ -38,7 +45,7 @@ job() {	# PLACEMENT SPIN LABEL DIR: one run
 bench=pipe
 repeats=$REPEATS
 duration=$DURATION
-warmup=0.5
+warmup=$WARMUP
 events=none
 
 [rtt]
@@ -107,10 +114,10 @@ cal = {l.split()[0]: l.split()[1:] for l in open(os.path.join(out, "cal"))}
 def files(p, label):
     return sorted(glob.glob(os.path.join(out, "res-" + p, label, "*.json")))
 
-def verdict(base, new):
+def verdict(base, new, test="auto"):
     """compare's verdict on the files new against the files base: (significant, change, ci)."""
     r = subprocess.run([pb, "compare", "--format", "json", "--order", "given",
-                        "--baseline", "X0", "--group-by", "label",
+                        "--baseline", "X0", "--group-by", "label", "--test", test,
                         "--allow-different", "test_spin_ns"] + base + new,
                        capture_output=True, text=True)
     if r.returncode not in (0, 1):
@@ -135,19 +142,20 @@ tag = 0
 for R in Rs:
   print("\nruns as units: R = %d runs a label per trial (%d repeats x %s s each)" %
         (R, int(os.environ.get("REPEATS", "2")), os.environ.get("DURATION", "1")))
-  print("%-12s %-10s %-22s %-22s %s" % ("placement", "pair", "disjoint trials", "sliding windows",
-                                         "median change [median CI]"))
+  print("%-12s %-10s %-6s %-22s %-22s %s" % ("placement", "pair", "test", "disjoint trials",
+                                              "sliding windows", "median change [median CI]"))
   for p in cal:
-      fa, fa2, fb2, fb5 = (files(p, l) for l in ("A", "A2", "B2", "B5"))
-      n = min(len(fa), len(fa2), len(fb2), len(fb5))
-      per_run = float(wall[p]) / (4 * cycles)
+    fa, fa2, fb2, fb5 = (files(p, l) for l in ("A", "A2", "B2", "B5"))
+    n = min(len(fa), len(fa2), len(fb2), len(fb5))
+    per_run = float(wall[p]) / (4 * cycles)
+    for test in ("auto", "welch"):
       for name, other in (("A/A", fa2), ("+2 %", fb2), ("+5 %", fb5)):
           res = {"disjoint": [], "sliding": []}
           changes, cis = [], []
           for start in range(0, n - R + 1):
               tag += 1
               s, ch, ci, tested = verdict(relabel(fa[start:start + R], "X0", tag),
-                                          relabel(other[start:start + R], "X1", tag))
+                                          relabel(other[start:start + R], "X1", tag), test)
               res["sliding"].append(s)
               if start % R == 0:
                   res["disjoint"].append(s)
@@ -158,11 +166,27 @@ for R in Rs:
           cis.sort(key=lambda c: c[1] - c[0])
           mci = cis[len(cis) // 2] if cis else [float("nan")] * 2
           d, s = res["disjoint"], res["sliding"]
-          print("%-12s %-10s %-22s %-22s %+.2f %% [%+.1f, %+.1f]" % (
-              p, name, "%d of %d significant" % (sum(d), len(d)),
+          print("%-12s %-10s %-6s %-22s %-22s %+.2f %% [%+.1f, %+.1f]" % (
+              p, name, test, "%d of %d significant" % (sum(d), len(d)),
               "%d of %d significant" % (sum(s), len(s)), med, mci[0], mci[1]))
-      print("%-12s one trial: %d + %d runs, %.0f s of machine time (%.1f s a run)" %
-            (p, R, R, 2 * R * per_run, per_run))
+    print("%-12s one trial: %d + %d runs, %.0f s of machine time (%.1f s a run)" %
+          (p, R, R, 2 * R * per_run, per_run))
+
+def started(f):
+    return json.load(open(f)).get("started") or ""
+
+print("\nA/A in blocks: R consecutive runs of A and A2 against the next R (sliding)")
+for R in Rs:
+    for p in cal:
+        aa = sorted(files(p, "A") + files(p, "A2"), key=started)
+        for test in ("auto", "welch"):
+            hits = n = 0
+            for start in range(0, len(aa) - 2 * R + 1):
+                tag += 1
+                n += 1
+                hits += verdict(relabel(aa[start:start + R], "X0", tag),
+                                relabel(aa[start + R:start + 2 * R], "X1", tag), test)[0]
+            print("%-12s R=%-3d %-6s %d of %d significant" % (p, R, test, hits, n))
 
 print("\none run a label (the repeats of single runs as the values, the old way)")
 for p in cal:
