@@ -26,14 +26,20 @@ compare() {	# label pinbench-cpus taskset-cpus loops
 		b="$b $(perf_rtt "$3" "$4")"
 	done
 	echo "$1" "$a" "|" "$b" | python3 -c '
-import sys, statistics as st
+import math, sys, statistics as st
 l = sys.stdin.read().split("|")
 name, *a = l[0].split(); b = [float(x) for x in l[1].split()]
 a = [float(x) for x in a]
-ma, mb = st.mean(a), st.mean(b)
 da, db = st.median(a), st.median(b)
-print("%-10s pinbench %s  median %.3f us | perf bench %s  median %.3f us | ratio of medians %.3f (of means %.3f)" % (
-    name, " ".join("%.3f" % x for x in a), da, " ".join("%.3f" % x for x in b), db, da / db, ma / mb))'
+# each round is a pair run back to back: the median of the pairs ratios
+# cancels what the host did between rounds; its 95 % interval is a pair of
+# order statistics (the binomial, n >= 6)
+r = sorted(x / y for x, y in zip(a, b))
+n = len(r)
+k = max([j for j in range(n // 2) if sum(math.comb(n, i) for i in range(j)) / 2 ** n <= 0.025] or [0])
+ci = " [%.3f-%.3f]" % (r[k - 1], r[n - k]) if k else ""
+print("%-10s pinbench %s  median %.3f us | perf bench %s  median %.3f us | median of the rounds ratios %.3f%s (ratio of medians %.3f)" % (
+    name, " ".join("%.3f" % x for x in a), da, " ".join("%.3f" % x for x in b), db, st.median(r), ci, da / db))'
 }
 echo "pipe pingpong round trip, $LOOPS loops, $ROUNDS rounds alternating (ratio = pinbench / perf)"
 compare same-cpu 0,0 0 $LOOPS

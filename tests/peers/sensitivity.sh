@@ -5,8 +5,9 @@
 # known size (power), on this machine, with runs as the units.
 #
 # The change is injected with pipe's test-only key test_spin_ns: the reader
-# burns that long per round trip.  It is calibrated first (the rtt at 0 and
-# at 2000 ns) into the spin that adds 2 % and 5 % to the round trip.  Then
+# burns that long per round trip.  It is calibrated first (CAL pairs of
+# runs at 0 and at a tenth of the rtt, 2000 ns at least) into the spin that
+# adds 2 % and 5 % to the round trip.  Then
 # CYCLES cycles each run four labels, one run each, in the order
 # A B2 A2 B5: A and A2 are the same job (A/A), B2 is +2 %, B5 is +5 %.  A
 # trial takes R consecutive runs of two labels (as two kernels would be
@@ -33,6 +34,7 @@ R=${R:-5}
 REPEATS=${REPEATS:-2}
 DURATION=${DURATION:-1}
 WARMUP=${WARMUP:-0.5}
+CAL=${CAL:-8}
 PLACEMENTS=${PLACEMENTS:-"same-cpu same-socket"}
 OUT=${ANALYSE:-${TMPDIR:-/tmp}/pinbench-sensitivity.$$}
 mkdir -p "$OUT" || exit 2
@@ -71,12 +73,31 @@ for p in $PLACEMENTS; do
 	# cross-CPU rtt on a VM moves by more than 2 µs from run to run
 	job "$p" 0 c0 "$OUT/cal-$p"
 	cs=$(python3 -c "print(max(2000, round(100 * $(mean_rtt "$OUT/cal-$p/c0"))))")
-	for i in 1 2 3; do
-		job "$p" 0 c0 "$OUT/cal-$p"
-		job "$p" "$cs" cs "$OUT/cal-$p"
+	rm -rf "$OUT/cal-$p"
+	# CAL pairs, each a run without the spin and one with it, back to back:
+	# a host whose speed moves by 20 % for a minute at a time moves both
+	# runs of a pair, so the slope is the median of the pairs' ratios
+	i=1
+	while [ "$i" -le "$CAL" ]; do
+		job "$p" 0 c0 "$OUT/cal-$p/$i"
+		job "$p" "$cs" cs "$OUT/cal-$p/$i"
+		i=$((i + 1))
 	done
-	r0=$(mean_rtt "$OUT/cal-$p/c0")
-	r1=$(mean_rtt "$OUT/cal-$p/cs")
+	set -- $(python3 - "$OUT/cal-$p" "$CAL" <<'PY'
+import glob, json, statistics as st, sys
+def rtt(d):
+    v = [j["summary"]["mean"] for f in glob.glob(d + "/**/*.json", recursive=True)
+         for j in json.load(open(f))["jobs"] if j.get("summary")]
+    return sum(v) / len(v) if v else None
+pairs = [(rtt("%s/%d/c0" % (sys.argv[1], i)), rtt("%s/%d/cs" % (sys.argv[1], i)))
+         for i in range(1, int(sys.argv[2]) + 1)]
+pairs = [(a, b) for a, b in pairs if a and b]
+r0 = st.median(a for a, b in pairs)
+print(r0, r0 * st.median(b / a for a, b in pairs))
+PY
+)
+	r0=$1
+	r1=$2
 	# The reader spins on the round trip's critical path, so a slope far
 	# from 1 is noise or a response that is not linear (a VM's haltpoll
 	# cpuidle: a longer wait halts the waiting vCPU): 1 is used, and the
