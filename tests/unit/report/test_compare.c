@@ -955,6 +955,38 @@ static void test_text_width(void **state)
 	free(out);
 }
 
+/*
+ * Info findings (a disturbed probe, a guest's clock note) carry no mark in
+ * compare's tables, as in run's: a mark on every row of a VM says nothing.
+ */
+static void test_info_no_mark(void **state)
+{
+	char dir[512], *out;
+	struct gen_spec s;
+
+	(void)state;
+	path_in(dir, sizeof(dir), "info");
+	mkdir(dir, 0755);
+	gen_defaults(&s);
+	s.jobs = 1;
+	s.placements = 1;
+	s.label = "A";
+	s.anomaly = "probe-disturbed:pingpong:same-cpu";
+	s.severity = "info";
+	gen(&s, "info/a.json");
+	s.label = "B";
+	s.seed = 2;
+	s.anomaly = "frequency-drift:pingpong:same-cpu";
+	s.severity = NULL;	/* warn */
+	gen(&s, "info/b.json");
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", dir), 0);
+	assert_null(strstr(out, "probe-disturbed"));
+	assert_non_null(strstr(out, "frequency-drift"));
+	assert_non_null(strstr(out, "B D "));
+	assert_null(strstr(out, "A !"));
+	free(out);
+}
+
 /* Set figures and an anomaly in every job of a generated file. */
 static void doctor_file(const char *name, double task_clock, const char *message)
 {
@@ -1404,6 +1436,7 @@ int main(void)
 		cmocka_unit_test(test_runs_are_units),
 		cmocka_unit_test(test_runs_trust),
 		cmocka_unit_test(test_runs_rank),
+		cmocka_unit_test(test_info_no_mark),
 		cmocka_unit_test(test_runs_rank_trust),
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_text_width),
