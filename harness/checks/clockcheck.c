@@ -26,21 +26,27 @@ static bool below_nominal(double mhz, const struct pb_nominal *nom)
 	return mhz > 0 && nom && nom->mhz > 0 && 1 - mhz / nom->mhz > PB_LOW_MAX;
 }
 
-/* The undisturbed reading after the job that differs from before, or NULL. */
-static const struct pb_probe *drift_probe(const struct pb_clock_obs *o)
+static double drift_max(const struct pb_nominal *nom)
+{
+	return nom && nom->guest ? PB_DRIFT_GUEST_MAX : PB_DRIFT_MAX;
+}
+
+/* The undisturbed reading after the job that differs from before by more than max, or NULL. */
+static const struct pb_probe *drift_probe(const struct pb_clock_obs *o, double max)
 {
 	if (!usable(&o->before))
 		return NULL;
-	if (usable(&o->after) && fabs(rel(o->after.mhz, o->before.mhz)) > PB_DRIFT_MAX)
+	if (usable(&o->after) && fabs(rel(o->after.mhz, o->before.mhz)) > max)
 		return &o->after;
-	if (usable(&o->closed) && fabs(rel(o->closed.mhz, o->before.mhz)) > PB_DRIFT_MAX)
+	if (usable(&o->closed) && fabs(rel(o->closed.mhz, o->before.mhz)) > max)
 		return &o->closed;
 	return NULL;
 }
 
 bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom)
 {
-	return drift_probe(o) || (usable(&o->after) && below_nominal(o->after.mhz, nom)) ||
+	return drift_probe(o, drift_max(nom)) ||
+	       (usable(&o->after) && below_nominal(o->after.mhz, nom)) ||
 	       (o->after.mhz > 0 && o->after.disturbed);
 }
 
@@ -72,19 +78,30 @@ static void judge_disturbed(const struct pb_clock_obs *o, struct pb_anomalies *a
 	}
 }
 
-static bool judge_drift(const struct pb_clock_obs *o, struct pb_anomalies *a)
+static bool judge_drift(const struct pb_clock_obs *o, const struct pb_nominal *nom,
+			struct pb_anomalies *a)
 {
-	const struct pb_probe *x = drift_probe(o);
+	double max = drift_max(nom);
+	const struct pb_probe *x = drift_probe(o, max);
 	const struct pb_confirm *c = &o->confirm;
 	double d, dc;
 	char cs[64];
 
-	if (!x)
+	if (!x) {
+		x = drift_probe(o, PB_DRIFT_MAX);
+		if (x)		/* a guest's host clock, below what it is marked from */
+			pb_anomaly_add(a, "frequency-drift", PB_SEV_INFO,
+				       "a virtual machine's host clock moves with the host's load; "
+				       "not re-probed, and marked only beyond 10 %",
+				       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%) "
+				       "on a guest", o->cpu, o->before.mhz, x->mhz,
+				       100 * rel(x->mhz, o->before.mhz));
 		return false;
+	}
 	d = rel(x->mhz, o->before.mhz);
 	/* the re-probe nearest to before, on the side of the change */
 	dc = c->median > 0 ? rel(d < 0 ? c->hi : c->lo, o->before.mhz) : 0;
-	if (c->median > 0 && fabs(dc) > PB_DRIFT_MAX && dc * d > 0) {
+	if (c->median > 0 && fabs(dc) > max && dc * d > 0) {
 		pb_anomaly_add(a, "frequency-drift", PB_SEV_WARN,
 			       "set the performance governor, disable turbo (pinbench doctor)",
 			       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%); "
@@ -136,7 +153,7 @@ bool pb_judge_clock(const struct pb_clock_obs *o, const struct pb_nominal *nom,
 	bool raised;
 
 	judge_disturbed(o, a);
-	raised = judge_drift(o, a);
+	raised = judge_drift(o, nom, a);
 	return judge_low(o, nom, a) || raised;
 }
 
@@ -191,15 +208,20 @@ const char *pb_clock_verdict_str(enum pb_clock_verdict v)
 	}
 }
 
-bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
-		       struct pb_anomalies *a)
+double pb_observer_max(const struct pb_nominal *nom)
 {
-	double slower, fastest, med = end_s;
+	return nom && nom->guest ? PB_OBSERVER_GUEST_MAX : PB_OBSERVER_MAX;
+}
+
+bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
+		       const struct pb_nominal *nom, struct pb_anomalies *a)
+{
+	double slower, fastest, med = end_s, max = pb_observer_max(nom);
 
 	if (start_s <= 0 || end_s <= 0)
 		return false;
 	slower = end_s / start_s - 1;
-	if (slower <= PB_OBSERVER_MAX)
+	if (slower <= max)
 		return false;
 	if (nr > 0) {
 		if (nr > PB_OBSERVER_RETRIES)
@@ -208,7 +230,7 @@ bool pb_check_observer(int cpu, double start_s, double end_s, const double *agai
 		fastest = again[0];
 		for (int i = 1; i < nr; i++)
 			fastest = again[i] < fastest ? again[i] : fastest;
-		if (fastest / start_s - 1 <= PB_OBSERVER_MAX) {	/* the fastest one decides */
+		if (fastest / start_s - 1 <= max) {	/* the fastest one decides */
 			pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
 				       "a transient disturbance, not a lasting change",
 				       "reference loop on cpu%d took %.3f s at the start and %.3f s "

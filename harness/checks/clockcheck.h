@@ -19,20 +19,34 @@
 #define PB_LOW_MAX	0.10	/* probe below nominal */
 #define PB_MISMATCH_MAX	0.05	/* counters' effective clock vs probe */
 #define PB_OBSERVER_MAX	0.05	/* reference loop slower at the end */
+/*
+ * On a guest (struct pb_nominal's guest) the host owns the clock and its
+ * speed moves with its own load: on a 2-vCPU KVM guest the probe read
+ * 3300-3760 MHz from one job to the next, with changes of 4-7 % that lasted
+ * over a second in one job in five, and the reference loop's time moved by
+ * 10-15 % between stretches of minutes.  There a drift is marked from 10 %
+ * and the observer effect from 20 % (the 2009 report is 33 % and 37 %);
+ * a smaller drift is a note (info), not re-probed.
+ */
+#define PB_DRIFT_GUEST_MAX	0.10
+#define PB_OBSERVER_GUEST_MAX	0.20
 
 /*
  * Do these probes need re-probes before a verdict: before and after (or
- * closed) differ by more than PB_DRIFT_MAX, after is more than PB_LOW_MAX
- * below nominal, or the after probes are disturbed?
+ * closed) differ by more than PB_DRIFT_MAX (PB_DRIFT_GUEST_MAX on a
+ * guest), after is more than PB_LOW_MAX below nominal, or the after
+ * probes are disturbed?
  */
 bool pb_clock_suspect(const struct pb_clock_obs *o, const struct pb_nominal *nom);
 /*
  * The clock verdicts of one CPU, each only from undisturbed probes:
- *  - frequency-drift (warn): before and after differ by more than 3 %, and
- *    the re-probes confirm the change: every undisturbed one differs from
- *    before by more than 3 % the same way (a clock that wanders, as a
- *    virtual machine's host clock does, comes back within a second); a
- *    change the re-probes do not confirm is probe-disturbed (info);
+ *  - frequency-drift (warn): before and after differ by more than 3 % (10
+ *    % on a guest), and the re-probes confirm the change: every undisturbed
+ *    one differs from before by more than that the same way (a clock that
+ *    wanders, as a virtual machine's host clock does, often comes back
+ *    within a second); a change the re-probes do not confirm is
+ *    probe-disturbed (info); on a guest, a change between 3 and 10 % is
+ *    frequency-drift (info), a note with its figures and no mark;
  *  - frequency-low (warn; error beyond 25 %): after (or, when after is
  *    disturbed, the re-probes) more than 10 % below nominal, and every
  *    undisturbed re-probe too;
@@ -73,13 +87,15 @@ enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_ano
 const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
 
 /*
- * observer-effect when end is more than 5 % slower than start (warn; error
- * beyond 20 %) and the re-timings again[nr] (taken over a few hundred ms
- * once end looked slow; their median) confirm it; an unconfirmed one is
- * probe-disturbed (info).  nr 0: no re-timing, end alone decides.
+ * observer-effect when end is more than 5 % slower than start (20 % on a
+ * guest, nom->guest; nom may be NULL) (warn; error beyond 20 %) and the
+ * re-timings again[nr] (taken over a few hundred ms once end looked slow;
+ * their median) confirm it; an unconfirmed one is probe-disturbed (info).
+ * nr 0: no re-timing, end alone decides.
  */
 #define PB_OBSERVER_RETRIES	5
+double pb_observer_max(const struct pb_nominal *nom);
 bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
-		       struct pb_anomalies *a);
+		       const struct pb_nominal *nom, struct pb_anomalies *a);
 
 #endif

@@ -698,11 +698,11 @@ static void run_end(struct pb_run *run)
 		run->obs_end_s = 0;
 		return;
 	}
-	if (run->obs_end_s > run->obs_start_s * (1 + PB_OBSERVER_MAX))
+	if (run->obs_end_s > run->obs_start_s * (1 + pb_observer_max(&run->nominal)))
 		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
 					 PB_CONFIRM_SPAN_S);
 	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
-			  &run->anomalies);
+			  &run->nominal, &run->anomalies);
 }
 
 static void print_run_anomalies(const struct pb_run *run, FILE *f)

@@ -782,7 +782,8 @@ static void stop_roles(struct job_ctx *x, struct role_arg *ra)
  * Probe the clocks i with want[i] into p[i] (rc[i] 0, or -1 failed): a
  * batch at a time, the CPUs of a batch at once (no two share a core).
  */
-static void probe_some(const struct job_ctx *x, const bool *want, struct pb_probe *p, int *rc)
+static void probe_some(const struct job_ctx *x, const bool *want, struct pb_probe *p, int *rc,
+		       bool again)
 {
 	struct pb_probe got[PB_MAX_CLOCKS];
 	int cpu[PB_MAX_CLOCKS], idx[PB_MAX_CLOCKS], r[PB_MAX_CLOCKS];
@@ -797,7 +798,7 @@ static void probe_some(const struct job_ctx *x, const bool *want, struct pb_prob
 			}
 		if (!n)
 			continue;
-		pb_probe_cpus(cpu, n, got, r);
+		(again ? pb_probe_cpus_again : pb_probe_cpus)(cpu, n, got, r);
 		for (int k = 0; k < n; k++) {
 			p[idx[k]] = got[k];
 			rc[idx[k]] = r[k];
@@ -822,7 +823,7 @@ static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
 	for (int k = 0; k < 4; k++) {
 		bool again = false;
 
-		probe_some(x, want, p, rc);
+		probe_some(x, want, p, rc, false);
 		for (int i = 0; i < x->nr_clocks; i++) {
 			if (!want[i])
 				continue;
@@ -1536,7 +1537,7 @@ static void probe_before(const struct job_ctx *x, struct pb_result *r)
 	 */
 	for (int i = 0; i < x->nr_clocks; i++)
 		want[i] = p[i].mhz > 0 && !p[i].disturbed;
-	probe_some(x, want, again, rc);
+	probe_some(x, want, again, rc, true);
 	for (int i = 0; i < x->nr_clocks; i++) {
 		r->clocks[i].cpu = x->clock_cpu[i];
 		r->clocks[i].before = p[i];

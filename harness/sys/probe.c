@@ -133,6 +133,7 @@ static int run_pinned(int cpu, void (*fn)(void *), void *arg, size_t size,
 
 struct probe_arg {
 	int	cpu;
+	bool	hot;		/* right after another probe of this CPU: no warm-up */
 	int	ran_on;
 	double	add_ns[PB_PROBE_SAMPLES], imul_ns[PB_PROBE_SAMPLES];
 	double	wall_ns, cpu_ns;	/* over the samples */
@@ -186,8 +187,9 @@ static void probe_child(void *v)
 
 	/* warm-up: caches, and the clock a busy CPU ramps to (as the job's will) */
 	t0 = pb_raw_ns();
-	while (pb_raw_ns() - t0 < PROBE_WARMUP_NS)
+	while (!p->hot && pb_raw_ns() - t0 < PROBE_WARMUP_NS)
 		time_chain(add_chain, ADD_ITERS);
+	time_chain(add_chain, ADD_ITERS);
 	time_chain(imul_chain, IMUL_ITERS);
 	t0 = pb_raw_ns();
 	c0 = thread_cpu_ns();
@@ -542,7 +544,7 @@ int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len)
 	return probe_finish(cpu, &arg, si0, p, err, len);
 }
 
-void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc)
+static void probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc, bool hot)
 {
 	size_t k = n > 0 ? n : 1;
 	struct probe_arg *arg = calloc(k, sizeof(*arg));
@@ -560,7 +562,7 @@ void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc)
 		memset(&p[i], 0, sizeof(p[i]));
 		p[i].cpu = cpu[i];
 		rc[i] = -1;
-		arg[i] = (struct probe_arg){ .cpu = cpu[i], .ran_on = -1 };
+		arg[i] = (struct probe_arg){ .cpu = cpu[i], .hot = hot, .ran_on = -1 };
 		si0[i] = steal_irq_ns(cpu[i]);
 		if (pinned_start(&pr[i], cpu[i], probe_child, &arg[i], sizeof(arg[i]), why,
 				 sizeof(why)))
@@ -573,6 +575,16 @@ out:
 	free(si0);
 	free(pr);
 	free(arg);
+}
+
+void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc)
+{
+	probe_cpus(cpu, n, p, rc, false);
+}
+
+void pb_probe_cpus_again(const int *cpu, int n, struct pb_probe *p, int *rc)
+{
+	probe_cpus(cpu, n, p, rc, true);
 }
 
 json_t *pb_probe_json(const struct pb_probe *p)
@@ -669,14 +681,16 @@ int pb_nominal_from_model(const char *model, double *mhz)
 }
 
 /* "model name" of /proc/cpuinfo, and whether the TSC is constant */
-static void cpuinfo_facts(char *model, size_t len, bool *constant_tsc)
+static void cpuinfo_facts(char *model, size_t len, bool *constant_tsc, bool *guest)
 {
 	char flags[8192];
+	bool have;
 
 	if (pb_cpuinfo_field("model name", model, len))
 		model[0] = '\0';
-	*constant_tsc = !pb_cpuinfo_field("flags", flags, sizeof(flags)) &&
-			pb_cpuinfo_flag(flags, "constant_tsc");
+	have = !pb_cpuinfo_field("flags", flags, sizeof(flags));
+	*constant_tsc = have && pb_cpuinfo_flag(flags, "constant_tsc");
+	*guest = have && pb_cpuinfo_flag(flags, "hypervisor");
 }
 
 static void set_nominal(struct pb_nominal *n, double mhz, const char *src)
@@ -693,12 +707,12 @@ int pb_nominal_detect(int cpu, struct pb_nominal *n)
 	long khz;
 
 	set_nominal(n, 0, "unknown");
+	cpuinfo_facts(model, sizeof(model), &constant_tsc, &n->guest);
 	if (!pb_sys_read_long(&khz, "/sys/devices/system/cpu/cpu%d/cpufreq/base_frequency",
 			      cpu < 0 ? 0 : cpu) && khz > 0) {
 		set_nominal(n, khz / 1000.0, "base_frequency");
 		return 0;
 	}
-	cpuinfo_facts(model, sizeof(model), &constant_tsc);
 	if (!pb_nominal_from_model(model, &mhz)) {
 		set_nominal(n, mhz, "model-name");
 		return 0;
@@ -716,8 +730,8 @@ int pb_nominal_detect(int cpu, struct pb_nominal *n)
 
 json_t *pb_nominal_json(const struct pb_nominal *n)
 {
-	return json_pack("{s:o,s:s}", "mhz", n->mhz > 0 ? json_real(n->mhz) : json_null(),
-			 "source", n->source);
+	return json_pack("{s:o,s:s,s:b}", "mhz", n->mhz > 0 ? json_real(n->mhz) : json_null(),
+			 "source", n->source, "guest", n->guest);
 }
 
 static json_t *jmhz(double mhz)

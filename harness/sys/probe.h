@@ -64,6 +64,11 @@ int pb_probe_cpu(int cpu, struct pb_probe *p, char *err, size_t len);
  */
 void pb_probe_cpus(const int *cpu, int n, struct pb_probe *p, int *rc);
 /*
+ * The same, right after a probe of these CPUs: without the 10 ms warm-up,
+ * which the probe before was (16 ms of a job's fixed cost).
+ */
+void pb_probe_cpus_again(const int *cpu, int n, struct pb_probe *p, int *rc);
+/*
  * The figures of one probe from its samples (MHz of each add and imul
  * sample, n of them), the share of its time off the CPU and the share
  * stolen or spent in interrupts: medians, dispersion, disturbed.
@@ -122,14 +127,17 @@ json_t *pb_confirm_json(const struct pb_confirm *c);
 struct pb_nominal {
 	double	mhz;		/* 0 when unknown */
 	char	source[32];	/* "base_frequency", "model-name", "cpuid-0x16", "tsc", "unknown" */
+	bool	guest;		/* a virtual machine (cpuinfo's hypervisor flag): the host
+				 * owns the clock, and its speed moves with its load */
 };
 
 /*
  * The nominal clock of cpu, from the first source available: cpufreq
  * base_frequency (kHz), the "@ x.xxGHz" of the model name, CPUID leaf
  * 0x16 (EAX, when non-zero), the TSC rate measured against
- * CLOCK_MONOTONIC_RAW over 10 ms when the TSC is constant.  The two files
- * are read under $PINBENCH_SYSROOT.  Returns 0, or -1 when unknown.
+ * CLOCK_MONOTONIC_RAW over 10 ms when the TSC is constant; and whether
+ * this is a guest.  The two files are read under $PINBENCH_SYSROOT.
+ * Returns 0, or -1 when the clock is unknown.
  */
 int pb_nominal_detect(int cpu, struct pb_nominal *n);
 /* "Intel(R) Xeon(R) CPU E5450 @ 3.00GHz" -> 3000: 0, or -1 when absent. */

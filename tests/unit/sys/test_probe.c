@@ -53,11 +53,15 @@ static void test_nominal_sources(void **state)
 	assert_int_equal(pb_nominal_detect(0, &n), 0);
 	assert_string_equal(n.source, "model-name");
 	assert_true(fabs(n.mhz - 3000) < 1e-9);
-	/* base_frequency comes first */
+	assert_false(n.guest);
+	/* base_frequency comes first; the hypervisor flag makes a guest */
 	fixture_write(dir, "sys/devices/system/cpu/cpu0/cpufreq/base_frequency", "2100000\n");
+	fixture_write(dir, "proc/cpuinfo", "processor\t: 0\nmodel name\t: X CPU @ 3.00GHz\n"
+		   "flags\t\t: fpu tsc constant_tsc hypervisor\n");
 	assert_int_equal(pb_nominal_detect(0, &n), 0);
 	assert_string_equal(n.source, "base_frequency");
 	assert_true(fabs(n.mhz - 2100) < 1e-9);
+	assert_true(n.guest);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 	unsetenv(PB_SYSROOT_ENV);
@@ -148,7 +152,7 @@ static void test_probe_summary(void **state)
 /* Steady: no verdict, no note. */
 static void test_judge_steady(void **state)
 {
-	struct pb_nominal nom = { 3000, "model-name" };
+	struct pb_nominal nom = { 3000, "model-name", false };
 	struct pb_clock_obs o = { .cpu = 1 };
 	struct pb_anomalies a = { 0 };
 
@@ -169,7 +173,7 @@ static void test_judge_steady(void **state)
 /* The 2009 E5450: 3.00 GHz before, 2.0 GHz after, and it stays. */
 static void test_judge_sticky(void **state)
 {
-	struct pb_nominal nom = { 3000, "model-name" };
+	struct pb_nominal nom = { 3000, "model-name", false };
 	struct pb_clock_obs o = { .cpu = 0 };
 	struct pb_anomalies a = { 0 };
 	const struct pb_anomaly *d, *l;
@@ -203,7 +207,7 @@ static void test_judge_sticky(void **state)
 /* A probe that read low once, and re-probes back at the old clock. */
 static void test_judge_transient(void **state)
 {
-	struct pb_nominal nom = { 2100, "tsc" };
+	struct pb_nominal nom = { 2100, "tsc", false };
 	struct pb_clock_obs o = { .cpu = 0 };
 	struct pb_anomalies a = { 0 };
 	const struct pb_anomaly *p;
@@ -256,10 +260,57 @@ static void test_judge_transient(void **state)
 	pb_anomalies_free(&a);
 }
 
+/*
+ * A guest: the host owns the clock.  This machine's figures: 3577 MHz
+ * before a job and 3759 after (+5.1 %), lasting over a second, is a note
+ * (info, no mark, no re-probe); the 2009 drop (-33 %) is still D.  The
+ * observer effect is marked from 20 %: +15 % is nothing, +37 % is O.
+ */
+static void test_judge_guest(void **state)
+{
+	struct pb_nominal guest = { 2096, "tsc", true }, metal = { 2096, "tsc", false };
+	struct pb_clock_obs o = { .cpu = 0 };
+	struct pb_anomalies a = { 0 };
+	const struct pb_anomaly *d;
+
+	(void)state;
+	o.before = probe_of(0, 3577, 0.001, 0);
+	o.after = probe_of(0, 3759, 0.001, 0);
+	assert_true(pb_clock_suspect(&o, &metal));
+	assert_false(pb_clock_suspect(&o, &guest));	/* no second of re-probes */
+	assert_false(pb_judge_clock(&o, &guest, &a));
+	d = find_kind(&a, "frequency-drift");
+	assert_non_null(d);
+	assert_int_equal(d->sev, PB_SEV_INFO);
+	assert_non_null(strstr(d->message, "3577 MHz before the job, 3759 MHz after (+5.1 %)"));
+	pb_anomalies_free(&a);
+	/* the same change confirmed on bare metal is D */
+	o.confirm = confirm_of(3759, 5);
+	assert_true(pb_judge_clock(&o, &metal, &a));
+	assert_true(has_kind(&a, "frequency-drift", PB_SEV_WARN));
+	pb_anomalies_free(&a);
+	/* on a guest, beyond 10 % and confirmed: D */
+	o.before = probe_of(0, 3000, 0.001, 0);
+	o.after = probe_of(0, 2000, 0.001, 0);
+	o.confirm = confirm_of(2000, 5);
+	assert_true(pb_clock_suspect(&o, &guest));
+	assert_true(pb_judge_clock(&o, &guest, &a));
+	assert_true(has_kind(&a, "frequency-drift", PB_SEV_WARN));
+	pb_anomalies_free(&a);
+	/* the observer effect on a guest */
+	assert_false(pb_check_observer(0, 0.0200, 0.0230, NULL, 0, &guest, &a));	/* +15 % */
+	assert_int_equal(a.nr, 0);
+	assert_true(pb_check_observer(0, 0.0200, 0.0230, NULL, 0, &metal, &a));
+	pb_anomalies_free(&a);
+	assert_true(pb_check_observer(3, 0.818, 1.122, NULL, 0, &guest, &a));	/* 2009 */
+	assert_true(has_kind(&a, "observer-effect", PB_SEV_ERROR));
+	pb_anomalies_free(&a);
+}
+
 /* Disturbed probes: a note with the figures, no verdict from them. */
 static void test_judge_disturbed(void **state)
 {
-	struct pb_nominal nom = { 3000, "model-name" };
+	struct pb_nominal nom = { 3000, "model-name", false };
 	struct pb_clock_obs o = { .cpu = 2 };
 	struct pb_anomalies a = { 0 };
 	const struct pb_anomaly *p;
@@ -354,26 +405,26 @@ static void test_observer(void **state)
 	double back[PB_OBSERVER_RETRIES] = { 0.82, 0.83, 0.81, 0.82, 0.90 };
 
 	(void)state;
-	assert_false(pb_check_observer(0, 0.818, 0.850, NULL, 0, &a));	/* +3.9 % */
-	assert_false(pb_check_observer(0, 0.818, 0.700, NULL, 0, &a));	/* faster */
-	assert_false(pb_check_observer(0, 0, 1.0, NULL, 0, &a));
-	assert_true(pb_check_observer(3, 0.818, 1.122, NULL, 0, &a));	/* 2009 */
+	assert_false(pb_check_observer(0, 0.818, 0.850, NULL, 0, NULL, &a));	/* +3.9 % */
+	assert_false(pb_check_observer(0, 0.818, 0.700, NULL, 0, NULL, &a));	/* faster */
+	assert_false(pb_check_observer(0, 0, 1.0, NULL, 0, NULL, &a));
+	assert_true(pb_check_observer(3, 0.818, 1.122, NULL, 0, NULL, &a));	/* 2009 */
 	assert_int_equal(a.nr, 1);
 	assert_true(has_kind(&a, "observer-effect", PB_SEV_ERROR));
 	assert_non_null(strstr(a.v[0].message, "0.818 s"));
 	assert_non_null(strstr(a.v[0].message, "1.122 s"));
 	assert_non_null(strstr(a.v[0].message, "+37.2 %"));
 	pb_anomalies_free(&a);
-	assert_true(pb_check_observer(0, 1.0, 1.08, NULL, 0, &a));	/* +8 %: warn */
+	assert_true(pb_check_observer(0, 1.0, 1.08, NULL, 0, NULL, &a));	/* +8 %: warn */
 	assert_true(has_kind(&a, "observer-effect", PB_SEV_WARN));
 	pb_anomalies_free(&a);
 	/* 2009 again, confirmed by re-timings: still flagged, and says so */
-	assert_true(pb_check_observer(3, 0.818, 1.122, again, PB_OBSERVER_RETRIES, &a));
+	assert_true(pb_check_observer(3, 0.818, 1.122, again, PB_OBSERVER_RETRIES, NULL, &a));
 	assert_true(has_kind(&a, "observer-effect", PB_SEV_ERROR));
 	assert_non_null(strstr(a.v[0].message, "confirmed by re-timings"));
 	pb_anomalies_free(&a);
 	/* a slow end the re-timings do not confirm: a note, not O */
-	assert_false(pb_check_observer(3, 0.818, 1.122, back, PB_OBSERVER_RETRIES, &a));
+	assert_false(pb_check_observer(3, 0.818, 1.122, back, PB_OBSERVER_RETRIES, NULL, &a));
 	assert_int_equal(a.nr, 1);
 	assert_true(has_kind(&a, "probe-disturbed", PB_SEV_INFO));
 	assert_non_null(strstr(a.v[0].message, "0.810 s (median 0.820 s) over 5 re-timings"));
@@ -629,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_judge_steady),
 		cmocka_unit_test(test_judge_sticky),
 		cmocka_unit_test(test_judge_transient),
+		cmocka_unit_test(test_judge_guest),
 		cmocka_unit_test(test_judge_disturbed),
 		cmocka_unit_test(test_clock_obs_json),
 		cmocka_unit_test(test_clock_verdict),
