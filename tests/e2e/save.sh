@@ -167,15 +167,19 @@ else
 	skip "SIGINT after the last job: the run ended before the signal, 5 times"
 fi
 
-# ---- SIGINT before the first job: nothing measured, nothing saved
-$PB bench pipe $ONE -o "$T/early" >"$T/early.out" 2>&1 &
+# ---- SIGINT before the first repeat ends: nothing measured, nothing saved
+# (signalled once the run holds its CPU, in a folder of locks of its own:
+# a fixed 0.05 s sleep was once late by the whole 0.47 s run in CI)
+mkdir -p "$T/locks-early"
+PINBENCH_LOCK_DIR=$T/locks-early $PB bench pipe --repeats 1 --duration 30 --warmup 0 -q \
+	cpus=$C0,$C0 -o "$T/early" >"$T/early.out" 2>&1 &
 pb=$!
-sleep 0.05
+wait_file "$T/locks-early/pinbench-cpu$C0.lock"
 kill -INT $pb
 wait $pb
 rc=$?
 ok $([ $rc = 1 ] && [ -z "$(find "$T/early" -name '*.json' 2>/dev/null)" ] && echo 0 || echo 1) \
-	"SIGINT at 0.05 s: exit 1, no result file with no job in it (got $rc)" "$T/early.out"
+	"SIGINT in the first repeat: exit 1, no result file with no job in it (got $rc)" "$T/early.out"
 
 # ---- concurrent runs: a file each, none overwritten (no -q: each says its "results:" path)
 for i in 1 2 3 4; do
