@@ -88,14 +88,14 @@ static bool judge_drift(const struct pb_clock_obs *o, const struct pb_nominal *n
 	char cs[64];
 
 	if (!x) {
-		x = drift_probe(o, PB_DRIFT_MAX);
+		x = max > PB_DRIFT_MAX ? drift_probe(o, PB_DRIFT_MAX) : NULL;
 		if (x)		/* a guest's host clock, below what it is marked from */
 			pb_anomaly_add(a, "frequency-drift", PB_SEV_INFO,
 				       "a virtual machine's host clock moves with the host's load; "
-				       "not re-probed, and marked only beyond 10 %",
+				       "not re-probed",
 				       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%) "
-				       "on a guest", o->cpu, o->before.mhz, x->mhz,
-				       100 * rel(x->mhz, o->before.mhz));
+				       "on a guest, marked only beyond %.0f %%", o->cpu, o->before.mhz,
+				       x->mhz, 100 * rel(x->mhz, o->before.mhz), 100 * max);
 		return false;
 	}
 	d = rel(x->mhz, o->before.mhz);

@@ -312,6 +312,8 @@ static int add_mark(struct pb_cell *cell, json_t *a)
 	struct pb_mark *m;
 	int i;
 
+	if (!strcmp(jstr(a, "severity", "warn"), "info"))
+		return 0;	/* info findings carry no mark, as in pinbench run's tables */
 	for (i = 0; i < cell->nr_marks; i++)
 		if (!strcmp(cell->marks[i].kind, kind))
 			return 0;
@@ -571,9 +573,8 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 	hold_params(c, t, group, json_object_get(job, "params"), jstr(job, "bench", NULL));
 	if (!t->cpus[0])
 		cpus_text(json_object_get(job, "cpus"), t->cpus, sizeof(t->cpus));
-	/* info findings carry no mark, as in pinbench run's tables */
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)
-		if (strcmp(jstr(a, "severity", "warn"), "info") && add_mark(cell, a))
+		if (add_mark(cell, a))
 			return -1;
 	if (strcmp(status, "ok") && !part) {
 		if (cell->n == 0) {
