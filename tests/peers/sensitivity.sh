@@ -69,6 +69,20 @@ print(sum(v) / len(v))
 PY
 }
 
+paired() {	# DIR N LABEL: the median rtt of DIR/1..N/c0, and the median of LABEL/c0 ratios
+	python3 - "$1" "$2" "$3" <<'PY'
+import glob, json, statistics as st, sys
+def rtt(d):
+    v = [j["summary"]["mean"] for f in glob.glob(d + "/**/*.json", recursive=True)
+         for j in json.load(open(f))["jobs"] if j.get("summary")]
+    return sum(v) / len(v) if v else None
+out, n, label = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+pairs = [(rtt("%s/%d/c0" % (out, i)), rtt("%s/%d/%s" % (out, i, label))) for i in range(1, n + 1)]
+pairs = [(a, b) for a, b in pairs if a and b]
+print(st.median(a for a, b in pairs), st.median(b / a for a, b in pairs))
+PY
+}
+
 for p in $PLACEMENTS; do
 	[ -n "$ANALYSE" ] && break
 	# the probe spin is a tenth of the rtt (2000 ns at least): a 60 µs
@@ -85,21 +99,9 @@ for p in $PLACEMENTS; do
 		job "$p" "$cs" cs "$OUT/cal-$p/$i"
 		i=$((i + 1))
 	done
-	set -- $(python3 - "$OUT/cal-$p" "$CAL" <<'PY'
-import glob, json, statistics as st, sys
-def rtt(d):
-    v = [j["summary"]["mean"] for f in glob.glob(d + "/**/*.json", recursive=True)
-         for j in json.load(open(f))["jobs"] if j.get("summary")]
-    return sum(v) / len(v) if v else None
-pairs = [(rtt("%s/%d/c0" % (sys.argv[1], i)), rtt("%s/%d/cs" % (sys.argv[1], i)))
-         for i in range(1, int(sys.argv[2]) + 1)]
-pairs = [(a, b) for a, b in pairs if a and b]
-r0 = st.median(a for a, b in pairs)
-print(r0, r0 * st.median(b / a for a, b in pairs))
-PY
-)
+	set -- $(paired "$OUT/cal-$p" "$CAL" cs)
 	r0=$1
-	r1=$2
+	r1=$(python3 -c "print($1 * $2)")
 	# The reader spins on the round trip's critical path, so a slope far
 	# from 1 is noise or a response that is not linear (a VM's haltpoll
 	# cpuidle: a longer wait halts the waiting vCPU): 1 is used, and the
@@ -126,21 +128,12 @@ print(round(0.02 * r0 / used * 1e3), round(0.05 * r0 / used * 1e3), '%.3f' % slo
 			job "$p" "$2" c5 "$OUT/ref-$p/$i"
 			i=$((i + 1))
 		done
-		set -- $(python3 - "$OUT/ref-$p" "$REFINE" "$1" "$2" <<'PY'
-import glob, json, statistics as st, sys
-def rtt(d):
-    v = [j["summary"]["mean"] for f in glob.glob(d + "/**/*.json", recursive=True)
-         for j in json.load(open(f))["jobs"] if j.get("summary")]
-    return sum(v) / len(v) if v else None
-out, n, s2, s5 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-res = []
-for label, s, target in (("c2", s2, 0.02), ("c5", s5, 0.05)):
-    r = [(rtt("%s/%d/c0" % (out, i)), rtt("%s/%d/%s" % (out, i, label))) for i in range(1, n + 1)]
-    m = st.median(b / a for a, b in r if a and b) - 1
-    res += [round(min(4 * s, max(s / 8, s * target / max(m, 0.002)))), "%+.1f" % (100 * m)]
-print(res[0], res[2], res[1], res[3])
-PY
-)
+		m2=$(paired "$OUT/ref-$p" "$REFINE" c2 | cut -d' ' -f2)
+		m5=$(paired "$OUT/ref-$p" "$REFINE" c5 | cut -d' ' -f2)
+		set -- $(python3 -c "
+def fix(s, target, r):
+    return round(min(4 * s, max(s / 8, s * target / max(r - 1, 0.002))))
+print(fix($1, 0.02, $m2), fix($2, 0.05, $m5), '%+.1f' % (100 * ($m2 - 1)), '%+.1f' % (100 * ($m5 - 1)))")
 		echo "$p: refined from $REFINE triples: the +2 % spin measured $3 %, now" \
 			"test_spin_ns=$1; the +5 % spin measured $4 %, now test_spin_ns=$2"
 	fi
