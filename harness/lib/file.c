@@ -124,6 +124,40 @@ int pb_file_save(const char *path, const char *text, bool claim, char *err, size
 	return rc;
 }
 
+int pb_file_temp(const char *path, char *tmp, size_t tlen, char *err, size_t len)
+{
+	int fd;
+
+	if (snprintf(tmp, tlen, "%s.tmp.XXXXXX", path) >= (int)tlen) {
+		snprintf(err, len, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		snprintf(err, len, "cannot create %s: %s", tmp, strerror(errno));
+	return fd;
+}
+
+int pb_file_commit(int fd, const char *tmp, const char *path, char *err, size_t len)
+{
+	const char *what = "fsync";
+	int rc = 0, e = 0;
+
+	fchmod(fd, 0644);
+	if (fsync(fd))
+		rc = -1, e = errno;
+	if (close(fd) && !rc)
+		rc = -1, e = errno, what = "close";
+	if (!rc && rename(tmp, path))
+		rc = -1, e = errno, what = "rename to";
+	if (!rc && sync_dir_of(path))
+		rc = -1, e = errno, what = "fsync the folder of";
+	unlink(tmp);		/* gone after a rename */
+	if (rc)
+		snprintf(err, len, "cannot %s %s: %s", what, path, strerror(e));
+	return rc;
+}
+
 int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len)
 {
 	char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));

@@ -16,6 +16,15 @@
  * of the folder.  -1 with err naming the step and the error that failed.
  */
 int pb_file_save(const char *path, const char *text, bool claim, char *err, size_t len);
+/*
+ * For a file another program writes (gnuplot's image): a temporary file
+ * beside path, made here (O_EXCL, so never a name someone planted), its
+ * name into tmp: the fd, or -1 with err.  pb_file_commit() then fsyncs and
+ * closes fd and renames tmp over path (a symlink there is replaced, not
+ * followed): 0, or -1 with err and tmp removed.  fd is closed either way.
+ */
+int pb_file_temp(const char *path, char *tmp, size_t tlen, char *err, size_t len);
+int pb_file_commit(int fd, const char *tmp, const char *path, char *err, size_t len);
 /* pb_file_save(path, j as indented JSON, false, ...). */
 int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
 /* mkdir -p */

@@ -776,7 +776,8 @@ static void gp_header(FILE *f, const struct plotter *p, const char *plotdir,
 		fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
 			"\tset terminal pngcairo size %d,%d noenhanced font \",11\"\n} else {\n"
 			"\tset terminal png size %d,%d noenhanced\n}\n", w, h, w, h);
-	fputs("set output ", f);
+	/* pinbench has gnuplot write the image on its stdout, into a file it made */
+	fputs("if (!exists(\"pinbench_stdout\")) set output ", f);
 	gp_str(f, image);
 	fputs("\nload plotdir.\"/common.gp\"\n", f);
 	fprintf(f, "set multiplot layout %d,%d\n", rows, cols);
@@ -789,8 +790,11 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* Run gnuplot on gp in dir, killed after PLOT_TIMEOUT_S. */
-static int run_gnuplot(const char *gnuplot, const char *dir, const char *gp,
+/*
+ * Run gnuplot on gp in dir, the image on its stdout (into fd), killed
+ * after PLOT_TIMEOUT_S.
+ */
+static int run_gnuplot(const char *gnuplot, const char *dir, const char *gp, int fd,
 		       char *err, size_t len)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
@@ -804,8 +808,9 @@ static int run_gnuplot(const char *gnuplot, const char *dir, const char *gp,
 	}
 	if (pid == 0) {
 		unsetenv("DISPLAY");
-		if (chdir(dir) == 0 && freopen("/dev/null", "r", stdin))
-			execl(gnuplot, "gnuplot", gp, (char *)NULL);
+		if (chdir(dir) == 0 && freopen("/dev/null", "r", stdin) &&
+		    dup2(fd, STDOUT_FILENO) == STDOUT_FILENO)
+			execl(gnuplot, "gnuplot", "-e", "pinbench_stdout = 1", gp, (char *)NULL);
 		_exit(127);
 	}
 	for (waited = 0; (w = waitpid(pid, &status, WNOHANG)) == 0; waited++) {
@@ -907,13 +912,39 @@ static int write_data(struct plotter *p, const struct plot_paths *pp, char **bod
 	return rc;
 }
 
+/*
+ * The image, whole or not at all: gnuplot writes it on its stdout into a
+ * temporary file beside out that pinbench made itself, which then replaces
+ * out (a symlink planted there is replaced, never written through).
+ */
+static int plot_image(const char *gnuplot, const struct plot_paths *pp, const char *out,
+		      char *err, size_t len)
+{
+	char tmp[PATH_MAX + 16];
+	struct stat st;
+	int fd = pb_file_temp(out, tmp, sizeof(tmp), err, len);
+
+	if (fd < 0)
+		return -1;
+	if (run_gnuplot(gnuplot, pp->dir, base_name(pp->gp), fd, err, len))
+		goto fail;
+	if (fstat(fd, &st) || st.st_size == 0) {
+		snprintf(err, len, "%s: gnuplot made no image", out);
+		goto fail;
+	}
+	return pb_file_commit(fd, tmp, out, err, len);
+fail:
+	close(fd);
+	unlink(tmp);
+	return -1;
+}
+
 int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char *err,
 		  size_t len)
 {
 	struct plotter p = { .c = c };
 	char gnuplot[PATH_MAX], plotdir[PATH_MAX], *body = NULL;
 	struct plot_paths pp;
-	struct stat st;
 	int rc;
 
 	if (find_gnuplot(gnuplot, sizeof(gnuplot))) {
@@ -939,11 +970,5 @@ int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char 
 	if (!rc)
 		rc = write_gp(&pp, &p, body, plotdir, out, err, len);
 	free(body);
-	if (!rc)
-		rc = run_gnuplot(gnuplot, pp.dir, base_name(pp.gp), err, len);
-	if (!rc && (stat(out, &st) || st.st_size == 0)) {
-		snprintf(err, len, "%s: gnuplot made no image", out);
-		rc = -1;
-	}
-	return rc;
+	return rc ? rc : plot_image(gnuplot, &pp, out, err, len);
 }
