@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@ static const char nightly_usage[] =
 	"Run JOBFILE into DIR/<kernel release>/, compare with the newest earlier kernel\n"
 	"in DIR that ran the same job file, judge against the noise the history's A/A\n"
 	"runs show and its change points, write report.md and report.png beside the\n"
-	"result.  Exit 0 no regression, 1 a regression, 3 a job failed, 2 usage.\n"
+	"result.  Exit 0 no regression, 1 a regression, 3 a job failed or nightly was\n"
+	"stopped (SIGINT, SIGTERM, SIGHUP: passed on to pinbench run), 2 usage.\n"
 	"  --history DIR        the results history (required)\n"
 	"  --label TEXT         this run's label (default: the kernel release)\n"
 	"  --min-change PCT     noise floor for a significant change (default 1)\n"
@@ -112,12 +114,13 @@ static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 }
 
 /*
- * 0 no regression, 1 a regression, 3 a job failed (it wins over 1: the
- * report says both), 2 a usage error or no report.
+ * 0 no regression, 1 a regression, 3 a job failed or nightly was stopped
+ * by a signal (it wins over 1: the report says both), 2 a usage error or
+ * no report.
  */
 static int nightly_exit(const struct pb_nightly *st)
 {
-	if (st->run_rc)
+	if (st->run_rc || st->signal)
 		return 3;
 	return st->regressions > 0 ? 1 : 0;
 }
@@ -148,6 +151,11 @@ int cmd_nightly(int argc, char **argv)
 		fprintf(warn, "pinbench nightly: %s\n", err);
 	for (i = 0; !rc && i < st.skipped.n; i++)
 		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
+	if (!rc && st.signal && !st.now.n) {
+		fprintf(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
+			"too and saved no result; nothing filed\n", sigabbrev_np(st.signal));
+		rc = 3;
+	}
 	if (!rc && !st.best[0])
 		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
 			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
@@ -156,6 +164,9 @@ int cmd_nightly(int argc, char **argv)
 		fprintf(warn, "pinbench nightly: %s\n", err);
 		rc = 2;
 	}
+	if (!rc && st.signal)
+		fprintf(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
+			"too; what finished is filed with its report\n", sigabbrev_np(st.signal));
 	if (!rc)
 		rc = nightly_exit(&st);
 	if (n.quiet) {

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,10 +94,62 @@ static int scan(const char *dir, struct pb_paths *out, int depth)
 }
 
 /*
- * Run `pinbench run`: its exit code, 2 when it died, or -1 with err when it
- * could not be started (the child sends execv's errno back on a pipe that
- * a successful exec closes).  Its stdout and stderr go to qout and qerr
- * when they are not NULL.
+ * A SIGINT, SIGTERM or SIGHUP sent to nightly alone (kill PID, not its
+ * group) would orphan pinbench run and its roles: it is passed on to the
+ * run, which stops and saves what finished, and nightly waits for it.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t child_pid;	/* pinbench run, while it runs */
+static struct sigaction before[3];		/* the stop signals' actions before */
+
+static void on_signal(int sig)
+{
+	int e = errno;
+
+	got_signal = sig;
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+	errno = e;
+}
+
+/* A signal ignored when nightly began (nohup, a background job) stays ignored. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		if (!sigaction(stop_signals[i], NULL, &before[i]) &&
+		    before[i].sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+/* Block (how SIG_BLOCK) or restore (SIG_SETMASK, old) the stop signals. */
+static void mask_signals(int how, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(how, how == SIG_BLOCK ? &set : old, how == SIG_BLOCK ? old : NULL);
+}
+
+/* In the child, before exec: the stop signals as they were before nightly. */
+static void default_signals(const sigset_t *old)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &before[i], NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/*
+ * Run `pinbench run`: its exit code, 2 when it died (or a stop signal came
+ * before it started: not started then), or -1 with err when it could not
+ * be started (the child sends execv's errno back on a pipe that a
+ * successful exec closes).  Its stdout and stderr go to qout and qerr when
+ * they are not NULL.  A stop signal is passed on to it (on_signal) and it
+ * is waited for.
  */
 static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
 		     size_t len)
@@ -104,8 +157,9 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 	const char *self = getenv("PINBENCH_SELF");
 	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
 	int i, a = 0, status, e = 0, fd[2];
+	sigset_t old;
 	ssize_t got;
-	pid_t pid;
+	pid_t pid, w;
 
 	self = self && *self ? self : "/proc/self/exe";
 	argv[a++] = (char *)"pinbench";
@@ -121,13 +175,18 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 	fflush(NULL);
 	if (pipe2(fd, O_CLOEXEC))
 		return pb_errf(err, len, errno, "cannot run %s", self);
-	pid = fork();
-	if (pid < 0) {
+	/* the pid is known to on_signal before any signal is taken */
+	mask_signals(SIG_BLOCK, &old);
+	pid = got_signal ? -1 : fork();
+	if (pid < 0) {		/* or stopped before the run began */
+		e = errno;
+		mask_signals(SIG_SETMASK, &old);
 		close(fd[0]);
 		close(fd[1]);
-		return pb_errf(err, len, errno, "cannot run %s", self);
+		return got_signal ? 2 : pb_errf(err, len, e, "cannot run %s", self);
 	}
 	if (pid == 0) {
+		default_signals(&old);
 		close(fd[0]);
 		if (qout)
 			dup2(fileno(qout), STDOUT_FILENO);
@@ -139,12 +198,18 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 			_exit(127);
 		_exit(127);
 	}
+	child_pid = pid;
+	mask_signals(SIG_SETMASK, &old);
 	close(fd[1]);
 	do
 		got = read(fd[0], &e, sizeof(e));
 	while (got < 0 && errno == EINTR);
 	close(fd[0]);
-	if (waitpid(pid, &status, 0) < 0)
+	do
+		w = waitpid(pid, &status, 0);
+	while (w < 0 && errno == EINTR);
+	child_pid = 0;
+	if (w < 0)
 		return 2;
 	if (got == sizeof(e))
 		return pb_errf(err, len, e, "cannot run %s", self);
@@ -304,7 +369,10 @@ static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct p
 			st->same);
 	for (i = 0; i < st->skipped.n; i++)
 		fprintf(f, "- **skipped**: `%s`\n", st->skipped.v[i]);
-	if (st->run_rc)
+	if (st->signal)
+		fprintf(f, "- **stopped** by SIG%s: pinbench run was stopped too; what finished "
+			"is saved and reported here\n", sigabbrev_np(st->signal));
+	else if (st->run_rc)
 		fprintf(f, "- **some jobs failed** (pinbench run exited %d)\n", st->run_rc);
 	fputc('\n', f);
 }
@@ -539,6 +607,9 @@ static void write_steps(FILE *f, bool md, const struct pb_nightly_opts *n, const
 
 static const char *verdict(const struct pb_nightly *st)
 {
+	if (st->signal)
+		return st->regressions ? "regression, and stopped by a signal" :
+		       "stopped by a signal";
 	if (st->regressions && st->run_rc)
 		return "regression, and some jobs failed";
 	if (st->regressions)
@@ -576,8 +647,9 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
 				 .baseline = st->best[0] ? st->best : NULL };
-	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128];
+	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128], *md = NULL;
 	const struct pb_paths *now = &st->now, *prev = &st->prev;
+	size_t mdlen = 0;
 	struct pb_history h = { 0 };
 	struct judged *j = NULL;
 	struct pb_cmp c = { 0 };
@@ -595,9 +667,13 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
 		snprintf(path, sizeof(path), "%s/report.png", dir);
-		prc = n->plot ? pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
+		if (got_signal)
+			snprintf(perr, sizeof(perr), "nightly was stopped (SIG%s)",
+				 sigabbrev_np(got_signal));
+		prc = n->plot && !got_signal ?
+		      pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
 		snprintf(path, sizeof(path), "%s/report.md", dir);
-		f = fopen(path, "w");
+		f = open_memstream(&md, &mdlen);	/* saved whole, atomically */
 		if (!f)
 			snprintf(err, len, "%s: %s", path, strerror(errno));
 		rc = f ? 0 : -1;
@@ -621,6 +697,10 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		else if (n->plot)
 			fprintf(f, "## Plots\n\nNot made: %s\n", perr);
 		rc = fclose(f) || r < 0 ? -1 : 0;
+		if (!rc && mdlen && md[mdlen - 1] == '\n')
+			md[mdlen - 1] = 0;	/* pb_file_save adds it */
+		if (!rc)
+			rc = pb_file_save(path, md, false, err, len);
 		o.format = PB_FMT_TEXT;
 		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0) {
 			write_noise(out, false, n, st, j, c.nr_tables, &h);
@@ -628,13 +708,38 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 			fprintf(out, "verdict: %s\nreport: %s\n", verdict(st), path);
 		}
 	}
+	free(md);
 	free(j);
 	pb_history_free(&h);
 	pb_cmp_free(&c);
+	st->signal = got_signal;
 	return rc;
 }
 
 /* ---- the steps of a nightly ---- */
+
+/*
+ * The run's folder, DIR/<label>, is a real folder or not there yet: a
+ * symlink planted there would have the run and the report written
+ * wherever it points.  0, or -1 with err.
+ */
+static int label_dir_check(const struct pb_nightly_opts *n, char *err, size_t len)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(dir, sizeof(dir), "%s/%s", n->history, n->label) >= (int)sizeof(dir))
+		return pb_errf(err, len, ENAMETOOLONG, "%s", n->history);
+	if (lstat(dir, &st))
+		return errno == ENOENT ? 0 : pb_errf(err, len, errno, "%s", dir);
+	if (S_ISLNK(st.st_mode))
+		return pb_errf(err, len, 0, "%s is a symbolic link: nightly writes into no "
+			       "symlinked folder of its history (remove it)", dir);
+	if (!S_ISDIR(st.st_mode))
+		return pb_errf(err, len, 0, "%s is not a folder: the run's results go there "
+			       "(remove it)", dir);
+	return 0;
+}
 
 int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len)
 {
@@ -651,18 +756,24 @@ int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, 
 		return pb_errf(err, len, 0, "the default label (uname -r) %s", why);
 	if (pb_mkdirs(n->history) || scan(n->history, &st->before, 0))
 		return pb_errf(err, len, 0, "%s: %s", n->history, strerror(errno));
+	if (label_dir_check(n, err, len))
+		return -1;
+	catch_signals();
 	st->run_rc = run_jobs(n, st, err, len);
+	st->signal = got_signal;
 	if (st->run_rc < 0)
 		return -1;
-	if (st->run_rc == 2)
+	if (st->run_rc == 2 && !st->signal)
 		return pb_errf(err, len, 0, "pinbench run %s failed (exit 2)", n->jobfile);
 	rc = scan(n->history, &after, 0) ? -1 : 0;
 	for (i = 0; !rc && i < after.n; i++)
 		if (!paths_has(&st->before, after.v[i]) && paths_add(&st->now, after.v[i]))
 			rc = -1;
 	paths_free(&after);
-	if (!rc && !st->now.n)
+	if (!rc && !st->now.n && !st->signal)
 		return pb_errf(err, len, 0, "the run wrote no result under %s", n->history);
+	if (!rc && !st->now.n)
+		return 0;	/* stopped before anything was saved: nothing to report */
 	if (!rc && earlier_files(n, st))
 		rc = -1;
 	return rc;

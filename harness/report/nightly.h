@@ -46,17 +46,25 @@ struct pb_nightly {
 	int		regressions;	/* after pb_nightly_report(): significant ones
 					 * beyond the noise floor, change points included */
 	int		cp_regressions;	/* of which change points at this kernel */
+	int		signal;		/* SIGINT, SIGTERM or SIGHUP received (passed on
+					 * to pinbench run, waited for), or 0 */
 };
 
 /*
  * Run the job file into the history and find what to compare with: 0, or
  * -1 with err set (err may be "" when out of memory).  st is to be freed
- * with pb_nightly_free() either way.
+ * with pb_nightly_free() either way.  A folder of the history that is a
+ * symlink (DIR/<label>) is refused: nightly writes through none.
+ * SIGINT, SIGTERM and SIGHUP are caught from here on: passed on to
+ * pinbench run, which is waited for; st->signal says which came (0 then,
+ * st->now what the run saved, perhaps nothing).
  */
 int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len);
 /*
- * Write report.md (and report.png) beside the new result, and the text
- * report, "verdict: ..." and "report: PATH" to out: 0, or -1 with err set.
+ * Write report.md (and report.png) beside the new result, each saved
+ * atomically (a symlink planted at its name is replaced, not followed),
+ * and the text report, "verdict: ..." and "report: PATH" to out: 0, or -1
+ * with err set.  After a signal, no plot; st->signal is updated.
  * A regression is a significant change against the newest earlier kernel
  * that is larger than the cell's noise floor (max(min_change, 2 x the
  * between-run CV the history's A/A runs show)), or a change point at this
