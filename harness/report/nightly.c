@@ -136,7 +136,7 @@ static void mask_signals(int how, sigset_t *old)
 }
 
 /* In the child, before exec: the stop signals as they were before nightly. */
-static void default_signals(const sigset_t *old)
+static void restore_signals(const sigset_t *old)
 {
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &before[i], NULL);
@@ -186,7 +186,7 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 		return got_signal ? 2 : pb_errf(err, len, e, "cannot run %s", self);
 	}
 	if (pid == 0) {
-		default_signals(&old);
+		restore_signals(&old);
 		close(fd[0]);
 		if (qout)
 			dup2(fileno(qout), STDOUT_FILENO);
