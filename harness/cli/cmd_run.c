@@ -79,11 +79,27 @@ static const char run_help[] =
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
 
-static void add_over(struct run_opts *o, const char *key, const char *val,
-		     const char *origin)
+/*
+ * A job key set from the command line: 0, or -1 (said) when a word or an
+ * option before it set the same key (job files refuse a key twice too).
+ */
+static int add_over(struct run_opts *o, const char *cmd, const char *key, const char *val,
+		    const char *origin)
 {
-	struct pb_kv *kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
+	struct pb_kv *kv;
 
+	for (int i = 0; i < o->nr_over; i++) {
+		if (strcmp(o->over[i].key, key))
+			continue;
+		if (strcmp(o->over[i].origin, origin))
+			fprintf(stderr, "pinbench %s: %s= given twice (%s, then %s): give it "
+				"once\n", cmd, key, o->over[i].origin, origin);
+		else
+			fprintf(stderr, "pinbench %s: %s= given twice (%s): give it once\n", cmd,
+				key, origin);
+		return -1;
+	}
+	kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
 	if (!kv)
 		abort();
 	o->over = kv;
@@ -92,6 +108,7 @@ static void add_over(struct run_opts *o, const char *key, const char *val,
 	kv[o->nr_over].origin = strdup(origin);
 	kv[o->nr_over].line = 0;
 	o->nr_over++;
+	return 0;
 }
 
 static void free_opts(struct run_opts *o)
@@ -105,8 +122,8 @@ static void free_opts(struct run_opts *o)
 	free(o->cmdline);
 }
 
-/* KEY=VALUE into an override; -1 when there is no '='. */
-static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
+/* KEY=VALUE into an override; -1 when there is no '=' (not said), -2 a repeat (said). */
+static int add_kv_arg(struct run_opts *o, const char *cmd, const char *arg, const char *origin)
 {
 	const char *eq = strchr(arg, '=');
 	char key[128];
@@ -114,8 +131,7 @@ static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
 	if (!eq || eq == arg || eq - arg >= (int)sizeof(key))
 		return -1;
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	add_over(o, key, eq + 1, origin);
-	return 0;
+	return add_over(o, cmd, key, eq + 1, origin) ? -2 : 0;
 }
 
 static char *join_args(int argc, char **argv)
@@ -161,9 +177,13 @@ static int opt_over(void *ctx, const struct pb_opt *opt, const char *arg)
 	struct run_ctx *x = ctx;
 	char origin[32];
 
+	if (!strcmp(opt->name, "events") && !*arg) {
+		fprintf(stderr, "pinbench %s: --events '': empty (leave it out for the default "
+			"set, or give none)\n", x->cmd);
+		return PB_OPTS_FAILED;
+	}
 	snprintf(origin, sizeof(origin), "--%s", opt->name);
-	add_over(x->o, opt->name, arg, origin);
-	return PB_OPTS_OK;
+	return add_over(x->o, x->cmd, opt->name, arg, origin) ? PB_OPTS_FAILED : PB_OPTS_OK;
 }
 
 static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
@@ -171,11 +191,14 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 	struct run_ctx *x = ctx;
 
 	(void)opt;
-	if (add_kv_arg(x->o, arg, "--set")) {
+	switch (add_kv_arg(x->o, x->cmd, arg, "--set")) {
+	case 0:
+		return PB_OPTS_OK;
+	case -1:
 		fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
-		return PB_OPTS_FAILED;
+		break;
 	}
-	return PB_OPTS_OK;
+	return PB_OPTS_FAILED;
 }
 
 /* --seed: 0 and *seed set, or -1 when it is not a number 0..2^32-1. */
@@ -198,7 +221,7 @@ static int seed_parse(const char *s, unsigned long *seed)
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
 	const struct pb_opt t[] = {
-		{ "output", 'o', true, NULL, &o->outdir, NULL },
+		{ "output", 'o', PB_ARG_PATH, NULL, &o->outdir, NULL },
 		{ "format", 0, true, NULL, NULL, opt_format },
 		{ "rounds", 0, true, NULL, NULL, opt_over },
 		{ "seed", 0, true, NULL, &o->seed, NULL },
@@ -206,11 +229,11 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "duration", 0, true, NULL, NULL, opt_over },
 		{ "warmup", 0, true, NULL, NULL, opt_over },
 		{ "placement", 0, true, NULL, NULL, opt_over },
-		{ "set", 0, true, NULL, NULL, opt_set },
+		{ "set", 0, PB_ARG_MULTI, NULL, NULL, opt_set },
 		{ "events", 0, true, NULL, NULL, opt_over },
 		{ "peer", 0, true, NULL, NULL, opt_over },
 		{ "label", 0, true, NULL, &o->label, NULL },
-		{ "topology", 0, true, NULL, &o->topology, NULL },
+		{ "topology", 0, PB_ARG_PATH, NULL, &o->topology, NULL },
 		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
 		{ "wait", 0, false, &o->wait, NULL, NULL },
 		{ "quiet", 'q', false, &o->quiet, NULL, NULL },
@@ -1303,6 +1326,9 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = pb_opts_paths(argc, argv, optind, "a job file") ? 2 : -1;
+	if (rc >= 0)
+		goto out;
 	rc = load_topo(&o, &t, "run");
 	if (rc >= 0)
 		goto out;
@@ -1329,10 +1355,12 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	for (int i = optind + 1; i < argc; i++) {
-		if (add_kv_arg(&o, argv[i], "command line")) {
+		int r = add_kv_arg(&o, "bench", argv[i], "command line");
+
+		if (r == -1)
 			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+		if (r)
 			goto out;
-		}
 	}
 	rc = load_topo(&o, &t, "bench");
 	if (rc >= 0)
