@@ -112,6 +112,8 @@ planted() {	# planted WHO DIR PINBENCH-COMMAND-PREFIX...
 	[ "$_who" != nobody ] || chown -R -h nobody:nogroup "$_d"
 	exits2 "$_who: run into res/lab -> out is refused" "res/lab is a symbolic link" \
 		"$@" run -q -o "$_d/res" --label lab "$_d/one.ini"
+	exits2 "$_who: nightly's run into it is refused" "res/lab is a symbolic link" \
+		"$@" nightly --history "$_d/res" --label lab "$_d/one.ini"
 	check "$_who: out/ stays empty" test -z "$(ls -A "$_d/out")"
 	# shellcheck disable=SC2086 # $QUICK: words
 	exits2 "$_who: bench into it is refused" "res/lab is a symbolic link" \
