@@ -1289,8 +1289,9 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	}
 	if (o->json && text)		/* saved or not: what was asked for */
 		fputs(text, stdout), fputc('\n', stdout);
-	if (run_cut(&run)) {
-		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
+	if (run_cut(&run)) {		/* saved: only if the last save worked */
+		fprintf(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
+			"; what finished is saved");
 		rc = 1;
 	}
 out:
