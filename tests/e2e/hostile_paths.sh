@@ -4,8 +4,8 @@
 # unset "$RESULTS") is a usage error in every command, never "/"; a
 # symlink planted as the label folder under -o is not written through; an
 # option given twice is refused; a disk that fills mid-run is reported once,
-# saying what the file kept and what was lost.  The two HIGH cases run as
-# root and, when root, again as nobody.
+# saying what the file kept and what was lost (interrupted then, too).  The
+# two HIGH cases run as root and, when root, again as nobody.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 
@@ -212,6 +212,31 @@ else
 	! grep -q "results not saved" "$T/full.err"
 	ok $? "not 'results not saved': a file was"
 	check "no temporary file left" test -z "$(find "$T/fs" -name '*.tmp.*')"
+
+	# interrupted once the disk is full: not "what finished is saved"
+	rm -rf "$T/fs/x"
+	sed 's/^\[second\]$/[second]\nduration=5\nrepeats=3/' "$T/two.ini" >"$T/slow.ini"
+	"$PB" run -q -o "$T/fs" --label y "$T/slow.ini" >"$T/cut.out" 2>"$T/cut.err" &
+	pid=$!
+	for _ in $(seq 1 600); do
+		[ -z "$(ls "$T"/fs/y/*-slow.json 2>/dev/null)" ] || break
+		sleep 0.1
+	done
+	f=$(ls "$T"/fs/y/*-slow.json 2>/dev/null)
+	dd if=/dev/zero of="$T/fs/fill" bs=4k 2>/dev/null	# to the last block
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	WHY=$T/cut.err
+	[ -n "$f" ] && [ $rc = 1 ]
+	ok $? "interrupted in job 2 with the disk full: exit 1 (exit $rc)"
+	grep -q "results saved only in part: $f keeps 1 of 2 job results (first cpus)" \
+		"$T/cut.err"
+	ok $? "it says what the file kept"
+	grep -q "^pinbench: interrupted$" "$T/cut.err" &&
+		! grep -q "what finished is saved" "$T/cut.err"
+	ok $? "'interrupted', not 'what finished is saved'"
+	rm -f "$T/fs/fill"
 	# shellcheck disable=SC2034 # read by ok (lib.sh)
 	WHY=
 	umount "$T/fs" && MNT=
