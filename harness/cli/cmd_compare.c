@@ -12,8 +12,10 @@
 
 #include "cli/cmds.h"
 #include "cli/opts.h"
+#include "core/jobfile.h"
 #include "report/compare.h"
 #include "report/fleet.h"
+#include "lib/util.h"
 
 static const char compare_usage[] =
 	"usage: pinbench compare [OPTIONS] PATH...\n"
@@ -122,8 +124,10 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), o, NULL), compare_usage);
 	if (rc)
 		return rc;
+	if (o->allow_different && pb_cli_allow_check(o->allow_different, "compare"))
+		return PB_OPTS_FAILED;
 	if (optind < argc)
-		return PB_OPTS_OK;
+		return pb_opts_paths(argc, argv, optind, "a result file or folder");
 	fprintf(stderr, "pinbench compare: no result files given\n%s", compare_usage);
 	return PB_OPTS_FAILED;
 }
@@ -139,6 +143,48 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
 	if (rc)
 		fprintf(stderr, "pinbench %s: %s\n", who, err);
 	return rc ? 2 : 0;
+}
+
+static bool is_key(const char *k, size_t n)
+{
+	const struct pb_key *ks;
+
+	for (int b = -1; b < 0 || pb_benches[b]; b++)
+		for (ks = b < 0 ? pb_common_keys : pb_benches[b]->keys; ks && ks->name; ks++)
+			if (strlen(ks->name) == n && !strncmp(ks->name, k, n))
+				return true;
+	return false;
+}
+
+int pb_cli_allow_check(const char *allow, const char *who)
+{
+	const struct pb_key *ks;
+	const char *a = allow;
+	char keys[2048] = " ", pad[64];
+	size_t n;
+
+	while (a) {
+		n = strcspn(a, ",");
+		if (!is_key(a, n))
+			break;
+		a = a[n] ? a + n + 1 : NULL;
+	}
+	if (!a)
+		return 0;
+	for (int b = -1; b < 0 || pb_benches[b]; b++) {	/* each key once */
+		for (ks = b < 0 ? pb_common_keys : pb_benches[b]->keys; ks && ks->name; ks++) {
+			snprintf(pad, sizeof(pad), " %s ", ks->name);
+			n = strlen(keys);
+			if (!strstr(keys, pad) && n + strlen(pad) < sizeof(keys))
+				snprintf(keys + n, sizeof(keys) - n, "%s", pad + 1);
+		}
+	}
+	keys[strlen(keys) - 1] = 0;
+	snprintf(pad, sizeof(pad), "%.*s", (int)strcspn(a, ","), a);
+	pb_str_clean(pad);	/* argv: no terminal escapes */
+	fprintf(stderr, "pinbench %s: --allow-different: '%s' is no key; the keys:%s\n", who,
+		pad, keys);
+	return 2;
 }
 
 /* The hosts of class k: "a, b"; its files counted. */

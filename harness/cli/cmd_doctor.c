@@ -74,7 +74,7 @@ static int parse_args(int argc, char **argv, struct pb_doctor_opts *o)
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 		{ "user", 0, false, &o->user, NULL, NULL },
 		{ "format", 0, true, NULL, NULL, opt_format },
-		{ "perf-stat", 0, true, NULL, &o->perf_stat, NULL },
+		{ "perf-stat", 0, PB_ARG_PATH, NULL, &o->perf_stat, NULL },
 		{ "nominal-mhz", 0, true, NULL, NULL, opt_nominal },
 	};
 	int at = 0;

@@ -63,7 +63,7 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "no-correction", 0, false, &e->no_correction, NULL, NULL },
 		{ "allow-different", 0, true, NULL, &e->allow, NULL },
-		{ "output", 'o', true, NULL, &e->out, NULL },
+		{ "output", 'o', PB_ARG_PATH, NULL, &e->out, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc, f;
@@ -85,8 +85,10 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 	}
 	e->x.format = (enum pb_exp_format)f;
 	e->x.no_correction = e->no_correction;
+	if (e->allow && pb_cli_allow_check(e->allow, "export"))
+		return PB_OPTS_FAILED;
 	if (optind < argc)
-		return PB_OPTS_OK;
+		return pb_opts_paths(argc, argv, optind, "a result file or folder");
 	fprintf(stderr, "pinbench export: no result files given\n%s", export_usage);
 	return PB_OPTS_FAILED;
 }

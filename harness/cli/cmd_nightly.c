@@ -91,14 +91,14 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 {
 	const struct pb_opt t[] = {
-		{ "history", 0, true, NULL, &n->history, NULL },
+		{ "history", 0, PB_ARG_PATH, NULL, &n->history, NULL },
 		{ "label", 0, true, NULL, NULL, opt_label },
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "no-plot", 0, false, NULL, NULL, opt_no_plot },
 		{ "repeats", 0, true, NULL, NULL, opt_forward },
 		{ "duration", 0, true, NULL, NULL, opt_forward },
 		{ "placement", 0, true, NULL, NULL, opt_forward },
-		{ "set", 0, true, NULL, NULL, opt_forward },
+		{ "set", 0, PB_ARG_MULTI, NULL, NULL, opt_forward },
 		{ NULL, 'q', false, NULL, NULL, opt_forward },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
@@ -107,6 +107,8 @@ static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 	rc = pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), n, NULL);
 	if (rc == PB_OPTS_OK && (!n->history || optind != argc - 1))
 		rc = PB_OPTS_USAGE;
+	if (!rc)
+		rc = pb_opts_paths(argc, argv, optind, "the job file");
 	if (rc)
 		return pb_opts_usage(rc, nightly_usage);
 	n->jobfile = argv[optind];

@@ -3,11 +3,13 @@
  * cmd_plot.c - `pinbench plot PATH... -o FILE.png|FILE.svg`: its options,
  * usage and exit code; the pictures are report/plot.c's.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -59,11 +61,29 @@ static int opt_order(void *ctx, const struct pb_opt *o, const char *arg)
 	return PB_OPTS_OK;
 }
 
+/* -o's folder exists: PB_OPTS_OK, or PB_OPTS_FAILED said (a usage error, not a failure) */
+static int out_folder(const char *out)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(out, '/');
+	struct stat st;
+	int e;
+
+	if (!slash)
+		return PB_OPTS_OK;
+	snprintf(dir, sizeof(dir), "%.*s", slash == out ? 1 : (int)(slash - out), out);
+	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
+		return PB_OPTS_OK;
+	e = stat(dir, &st) ? errno : ENOTDIR;
+	fprintf(stderr, "pinbench plot: -o %s: the folder %s: %s\n", out, dir, strerror(e));
+	return PB_OPTS_FAILED;
+}
+
 /* PB_OPTS_OK, or the status with the usage or a message printed */
 static int plot_opts(int argc, char **argv, struct plot_opts *p)
 {
 	const struct pb_opt t[] = {
-		{ "output", 'o', true, NULL, &p->out, NULL },
+		{ "output", 'o', PB_ARG_PATH, NULL, &p->out, NULL },
 		{ "group-by", 0, true, NULL, NULL, opt_group },
 		{ "order", 0, true, NULL, NULL, opt_order },
 		{ "allow-different", 0, true, NULL, &p->allow, NULL },
@@ -75,8 +95,11 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 	rc = pb_opts_usage(pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), p, NULL), plot_usage);
 	if (rc)
 		return rc;
+	if (p->allow && pb_cli_allow_check(p->allow, "plot"))
+		return PB_OPTS_FAILED;
 	if (optind < argc && p->out)
-		return PB_OPTS_OK;
+		return out_folder(p->out) ? PB_OPTS_FAILED :
+		       pb_opts_paths(argc, argv, optind, "a result file or folder");
 	fprintf(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
 		"-o FILE.png|FILE.svg is required", plot_usage);
 	return PB_OPTS_FAILED;

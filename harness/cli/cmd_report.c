@@ -140,7 +140,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts r = { .cmp = { .min_change = PB_CMP_MIN_CHG } };
 	const struct pb_opt t[] = {
-		{ "output", 'o', true, NULL, &r.out, NULL },
+		{ "output", 'o', PB_ARG_PATH, NULL, &r.out, NULL },
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "no-correction", 0, false, &r.cmp.no_correction, NULL, NULL },
 		{ "allow-different", 0, true, NULL, &r.cmp.allow_different, NULL },
@@ -162,6 +162,9 @@ int cmd_report(int argc, char **argv)
 			argc - optind, argc - optind == 1 ? "" : "s", report_usage);
 		return 2;
 	}
+	if (pb_opts_paths(argc, argv, optind, "BASELINE and NEW") ||
+	    (r.cmp.allow_different && pb_cli_allow_check(r.cmp.allow_different, "report")))
+		return 2;
 	for (int k = 0; k < 2; k++)
 		if (side_name(argv[optind + k], names[k], sizeof(names[k])))
 			return 2;

@@ -79,11 +79,27 @@ static const char run_help[] =
 "  -h, --help             this text\n"
 "\nexit: 0 every job ok or skipped, 1 some job failed, 2 usage or job-file error\n";
 
-static void add_over(struct run_opts *o, const char *key, const char *val,
-		     const char *origin)
+/*
+ * A job key set from the command line: 0, or -1 (said) when a word or an
+ * option before it set the same key (job files refuse a key twice too).
+ */
+static int add_over(struct run_opts *o, const char *cmd, const char *key, const char *val,
+		    const char *origin)
 {
-	struct pb_kv *kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
+	struct pb_kv *kv;
 
+	for (int i = 0; i < o->nr_over; i++) {
+		if (strcmp(o->over[i].key, key))
+			continue;
+		if (strcmp(o->over[i].origin, origin))
+			fprintf(stderr, "pinbench %s: %s= given twice (%s, then %s): give it "
+				"once\n", cmd, key, o->over[i].origin, origin);
+		else
+			fprintf(stderr, "pinbench %s: %s= given twice (%s): give it once\n", cmd,
+				key, origin);
+		return -1;
+	}
+	kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
 	if (!kv)
 		abort();
 	o->over = kv;
@@ -92,6 +108,7 @@ static void add_over(struct run_opts *o, const char *key, const char *val,
 	kv[o->nr_over].origin = strdup(origin);
 	kv[o->nr_over].line = 0;
 	o->nr_over++;
+	return 0;
 }
 
 static void free_opts(struct run_opts *o)
@@ -105,8 +122,8 @@ static void free_opts(struct run_opts *o)
 	free(o->cmdline);
 }
 
-/* KEY=VALUE into an override; -1 when there is no '='. */
-static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
+/* KEY=VALUE into an override; -1 when there is no '=' (not said), -2 a repeat (said). */
+static int add_kv_arg(struct run_opts *o, const char *cmd, const char *arg, const char *origin)
 {
 	const char *eq = strchr(arg, '=');
 	char key[128];
@@ -114,8 +131,7 @@ static int add_kv_arg(struct run_opts *o, const char *arg, const char *origin)
 	if (!eq || eq == arg || eq - arg >= (int)sizeof(key))
 		return -1;
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	add_over(o, key, eq + 1, origin);
-	return 0;
+	return add_over(o, cmd, key, eq + 1, origin) ? -2 : 0;
 }
 
 static char *join_args(int argc, char **argv)
@@ -161,9 +177,13 @@ static int opt_over(void *ctx, const struct pb_opt *opt, const char *arg)
 	struct run_ctx *x = ctx;
 	char origin[32];
 
+	if (!strcmp(opt->name, "events") && !*arg) {
+		fprintf(stderr, "pinbench %s: --events '': empty (leave it out for the default "
+			"set, or give none)\n", x->cmd);
+		return PB_OPTS_FAILED;
+	}
 	snprintf(origin, sizeof(origin), "--%s", opt->name);
-	add_over(x->o, opt->name, arg, origin);
-	return PB_OPTS_OK;
+	return add_over(x->o, x->cmd, opt->name, arg, origin) ? PB_OPTS_FAILED : PB_OPTS_OK;
 }
 
 static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
@@ -171,11 +191,14 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 	struct run_ctx *x = ctx;
 
 	(void)opt;
-	if (add_kv_arg(x->o, arg, "--set")) {
+	switch (add_kv_arg(x->o, x->cmd, arg, "--set")) {
+	case 0:
+		return PB_OPTS_OK;
+	case -1:
 		fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
-		return PB_OPTS_FAILED;
+		break;
 	}
-	return PB_OPTS_OK;
+	return PB_OPTS_FAILED;
 }
 
 /* --seed: 0 and *seed set, or -1 when it is not a number 0..2^32-1. */
@@ -198,7 +221,7 @@ static int seed_parse(const char *s, unsigned long *seed)
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
 	const struct pb_opt t[] = {
-		{ "output", 'o', true, NULL, &o->outdir, NULL },
+		{ "output", 'o', PB_ARG_PATH, NULL, &o->outdir, NULL },
 		{ "format", 0, true, NULL, NULL, opt_format },
 		{ "rounds", 0, true, NULL, NULL, opt_over },
 		{ "seed", 0, true, NULL, &o->seed, NULL },
@@ -206,11 +229,11 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "duration", 0, true, NULL, NULL, opt_over },
 		{ "warmup", 0, true, NULL, NULL, opt_over },
 		{ "placement", 0, true, NULL, NULL, opt_over },
-		{ "set", 0, true, NULL, NULL, opt_set },
+		{ "set", 0, PB_ARG_MULTI, NULL, NULL, opt_set },
 		{ "events", 0, true, NULL, NULL, opt_over },
 		{ "peer", 0, true, NULL, NULL, opt_over },
 		{ "label", 0, true, NULL, &o->label, NULL },
-		{ "topology", 0, true, NULL, &o->topology, NULL },
+		{ "topology", 0, PB_ARG_PATH, NULL, &o->topology, NULL },
 		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
 		{ "wait", 0, false, &o->wait, NULL, NULL },
 		{ "quiet", 'q', false, &o->quiet, NULL, NULL },
@@ -341,11 +364,20 @@ static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
 	return 0;
 }
 
+/* DIR/<label> is a symlink (planted, maybe): nothing is written through it. */
+static int label_is_link(const struct run_opts *o, const char *dir)
+{
+	fprintf(stderr, "pinbench: -o %s: %s is a symbolic link: results are not written "
+		"through one (remove it, or choose another --label)\n", o->outdir, dir);
+	return 2;
+}
+
 /*
  * The results folder DIR/<label>: a real run creates it before anything
  * runs (so that a run never ends unable to save); --dry-run leaves nothing
  * behind but checks that it could: in the deepest folder that exists, a
- * folder can be made (and is removed at once).
+ * folder can be made (and is removed at once).  DIR/<label> must not be a
+ * symlink (the saves open it without following one, too).
  */
 static int check_outdir(const struct run_opts *o)
 {
@@ -353,19 +385,23 @@ static int check_outdir(const struct run_opts *o)
 	struct stat st;
 	int e, fd;
 
-	/* room for "/<timestamp>-<job file, 127 at most>-999.json.tmp.XXXXXX" */
+	/* room for "/<timestamp>-<job file, 127 at most>-999.json" (struct saver) */
 	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
-	    (int)sizeof(dir) - 200) {
+	    (int)sizeof(dir) - 300) {
 		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
 		return 2;
 	}
 	if (!o->dry_run) {
-		if (pb_mkdirs(dir)) {
+		fd = pb_mkdirs(o->outdir) ? -1 : pb_subdir_open(o->outdir, o->label);
+		if (fd < 0 && errno == ELOOP)
+			return label_is_link(o, dir);
+		if (fd < 0) {
 			e = errno;
 			fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
 				dir, strerror(e));
 			return 2;
 		}
+		close(fd);
 		snprintf(probe, sizeof(probe), "%s/.pinbench-probe.XXXXXX", dir);
 		fd = mkostemp(probe, O_CLOEXEC);	/* can a result be written there? */
 		if (fd >= 0) {
@@ -378,6 +414,8 @@ static int check_outdir(const struct run_opts *o)
 			strerror(e));
 		return 2;
 	}
+	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
+		return label_is_link(o, dir);
 	while (stat(dir, &st)) {	/* up to the deepest folder that exists */
 		if (errno != ENOENT || !strcmp(dir, "."))
 			goto bad;
@@ -481,25 +519,38 @@ static void add_peers(const struct pb_run *run, json_t *j)
  * in flight.
  */
 struct saver {
-	char	stem[PATH_MAX - 32];
-	char	path[PATH_MAX];
+	int	dfd;			/* DIR/<label>, opened without following a symlink */
+	char	stem[160];		/* <start time>-<job file> */
+	char	name[NAME_MAX + 1];	/* the file's name in dfd */
+	char	dir[PATH_MAX - 256];	/* DIR/<label>, for the messages */
+	char	path[PATH_MAX];		/* DIR/<label>/name, for the messages */
 	bool	claimed;
+	int	saved;			/* results in the file (the last save that worked) */
 	char	err[PATH_MAX + 128];	/* why the last save failed, or "" */
 };
 
-static void saver_init(struct saver *sv, const struct run_opts *o, const char *started,
-		       const char *base)
+/* 0, or -1 with sv->err */
+static int saver_init(struct saver *sv, const struct run_opts *o, const char *started,
+		      const char *base)
 {
 	char ts[32];
-	int k = 0;
+	int k = 0, e;
 
 	for (const char *p = started; *p && k < (int)sizeof(ts) - 1; p++)
 		if (*p != '-' && *p != ':')
 			ts[k++] = *p;	/* 2026-12-01T12:00:00Z -> 20261201T120000Z */
 	ts[k] = 0;
 	memset(sv, 0, sizeof(*sv));
-	/* check_outdir made sure that this fits */
-	snprintf(sv->stem, sizeof(sv->stem), "%s/%s/%s-%s", o->outdir, o->label, ts, base);
+	/* check_outdir made sure that these fit */
+	snprintf(sv->stem, sizeof(sv->stem), "%s-%s", ts, base);
+	snprintf(sv->dir, sizeof(sv->dir), "%s/%s", o->outdir, o->label);
+	sv->dfd = pb_subdir_open(o->outdir, o->label);
+	if (sv->dfd >= 0)
+		return 0;
+	e = errno;
+	snprintf(sv->err, sizeof(sv->err), e == ELOOP ? "%s: a symbolic link: results are "
+		 "not written through one" : "cannot open %s: %s", sv->dir, strerror(e));
+	return -1;
 }
 
 /*
@@ -528,14 +579,17 @@ static int save_run(struct saver *sv, const struct pb_run *run, char **text)
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (sv->claimed) {
-		rc = pb_file_save(sv->path, s, false, sv->err, sizeof(sv->err));
+		rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, false, sv->err,
+				     sizeof(sv->err));
 	} else {
 		for (int n = 1; n < 1000; n++) {
 			if (n == 1)
-				snprintf(sv->path, sizeof(sv->path), "%s.json", sv->stem);
+				snprintf(sv->name, sizeof(sv->name), "%s.json", sv->stem);
 			else
-				snprintf(sv->path, sizeof(sv->path), "%s-%d.json", sv->stem, n);
-			rc = pb_file_save(sv->path, s, true, sv->err, sizeof(sv->err));
+				snprintf(sv->name, sizeof(sv->name), "%s-%d.json", sv->stem, n);
+			snprintf(sv->path, sizeof(sv->path), "%s/%s", sv->dir, sv->name);
+			rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, true, sv->err,
+					     sizeof(sv->err));
 			if (rc != -EEXIST)
 				break;
 		}
@@ -546,7 +600,7 @@ static int save_run(struct saver *sv, const struct pb_run *run, char **text)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!rc)
-		*sv->err = 0;
+		*sv->err = 0, sv->saved = run->nr;
 	else
 		rc = -1;
 	if (text)
@@ -554,6 +608,46 @@ static int save_run(struct saver *sv, const struct pb_run *run, char **text)
 	else
 		free(s);
 	return rc;
+}
+
+/* "pingpong same-cpu, pingpong same-core (round 2)": results [from, to) */
+static void list_results(const struct pb_run *run, int from, int to, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	*buf = 0;
+	for (int i = from; i < to && off < len; i++) {
+		const struct pb_result *r = &run->results[i];
+		char round[24] = "";
+
+		if (r->round)
+			snprintf(round, sizeof(round), " (round %d)", r->round);
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %s%s", i > from ? ", " : "",
+					r->job->name, r->placement, round);
+	}
+	if (off >= len && len > 4)
+		snprintf(buf + len - 4, 4, "...");
+	pb_str_clean(buf);
+}
+
+/*
+ * The last save failed: say once what the file kept (an earlier save of
+ * this run, which says finished: null) and what is lost.
+ */
+static void say_lost(const struct saver *sv, const struct pb_run *run)
+{
+	char kept[512], lost[512];
+
+	list_results(run, sv->saved, run->nr, lost, sizeof(lost));
+	if (!sv->claimed || !sv->saved) {
+		fprintf(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
+			sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
+		return;
+	}
+	list_results(run, 0, sv->saved, kept, sizeof(kept));
+	fprintf(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
+		"(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
+		sv->saved, run->nr, kept, lost, sv->err);
 }
 
 /* Is there anything to keep: a job that ended, or a repeat that finished? */
@@ -1098,8 +1192,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
 	struct pb_run run = { .label = o->label, .config = config,
 			      .cmdline = o->cmdline, .topo = t };
-	char path[PATH_MAX], base[128], said[64][96], last_err[sizeof(((struct saver *)0)->err)];
-	struct saver sv;
+	char path[PATH_MAX], base[128], said[64][96];
+	struct saver sv = { .dfd = -1 };
 	struct cell *cells = NULL, *order = NULL;
 	uint64_t rng = o->seed_value;
 	char *text = NULL;
@@ -1131,8 +1225,11 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
-	saver_init(&sv, o, run.started, base);
-	*last_err = 0;
+	if (saver_init(&sv, o, run.started, base)) {
+		fprintf(stderr, "pinbench: %s\n", sv.err);
+		rc = 2;
+		goto out;
+	}
 	run_begin(&run, js);
 	rest_s = plan_s(t, js, evl);
 	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
@@ -1160,11 +1257,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			r->round = run.rounds > 1 ? round : 0;
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;
-			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
-			    strcmp(sv.err, last_err)) {	/* the next save tries again */
-				fprintf(stderr, "pinbench: %s\n", sv.err);
-				snprintf(last_err, sizeof(last_err), "%s", sv.err);
-			}
+			if (worth_saving(&run))	/* a failure: the next save tries again */
+				save_run(&sv, &run, NULL);
 			/* one round: each job's table once its placements are done */
 			if (run.rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job))
 				print_results(o, &run, run.nr - count_job(order, k), run.nr);
@@ -1188,18 +1282,21 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		goto out;
 	}
 	if (save_run(&sv, &run, &text)) {
-		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
+		say_lost(&sv, &run);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
 	}
 	if (o->json && text)		/* saved or not: what was asked for */
 		fputs(text, stdout), fputc('\n', stdout);
-	if (run_cut(&run)) {
-		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
+	if (run_cut(&run)) {		/* saved: only if the last save worked */
+		fprintf(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
+			"; what finished is saved");
 		rc = 1;
 	}
 out:
+	if (sv.dfd >= 0)
+		close(sv.dfd);
 	free(text);
 	free(cells);
 	free(order);
@@ -1303,6 +1400,9 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	rc = pb_opts_paths(argc, argv, optind, "a job file") ? 2 : -1;
+	if (rc >= 0)
+		goto out;
 	rc = load_topo(&o, &t, "run");
 	if (rc >= 0)
 		goto out;
@@ -1329,10 +1429,12 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	}
 	for (int i = optind + 1; i < argc; i++) {
-		if (add_kv_arg(&o, argv[i], "command line")) {
+		int r = add_kv_arg(&o, "bench", argv[i], "command line");
+
+		if (r == -1)
 			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+		if (r)
 			goto out;
-		}
 	}
 	rc = load_topo(&o, &t, "bench");
 	if (rc >= 0)

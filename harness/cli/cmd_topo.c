@@ -67,7 +67,7 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *arg)
 static int topo_parse(int argc, char **argv, struct topo_opts *o)
 {
 	const struct pb_opt t[] = {
-		{ "topology", 0, true, NULL, &o->spec, NULL },
+		{ "topology", 0, PB_ARG_PATH, NULL, &o->spec, NULL },
 		{ "format", 0, true, NULL, NULL, opt_format },
 		{ NULL, 'q', false, NULL, NULL, NULL },		/* accepted, no effect */
 		{ "help", 'h', false, &o->help, NULL, NULL },

@@ -27,5 +27,10 @@ int cmd_server(int argc, char **argv);
  */
 struct pb_cmp;
 int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who);
+/*
+ * --allow-different KEY[,KEY] (cmd_compare.c): every KEY a key of some
+ * workload or a common one; 0, or 2 with the valid ones said.
+ */
+int pb_cli_allow_check(const char *allow, const char *who);
 
 #endif

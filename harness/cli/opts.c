@@ -39,6 +39,43 @@ int pb_opts_usage(int status, const char *usage)
 	return status;
 }
 
+/*
+ * What every row's value must be: given once (unless PB_ARG_MULTI), and
+ * not empty when it is a path.  PB_OPTS_OK, or PB_OPTS_FAILED said.
+ */
+static int value_ok(const char *cmd, const struct pb_opt *o, int *seen, const char *arg)
+{
+	char name[64];
+
+	if (o->name && o->key)
+		snprintf(name, sizeof(name), "--%s (-%c)", o->name, o->key);
+	else if (o->name)
+		snprintf(name, sizeof(name), "--%s", o->name);
+	else
+		snprintf(name, sizeof(name), "-%c", o->key);
+	if (o->arg && o->arg != PB_ARG_MULTI && ++*seen > 1) {
+		fprintf(stderr, "pinbench %s: %s given twice: give it once\n", cmd, name);
+		return PB_OPTS_FAILED;
+	}
+	if (o->arg == PB_ARG_PATH && arg && !*arg) {
+		fprintf(stderr, "pinbench %s: %s: an empty path\n", cmd, name);
+		return PB_OPTS_FAILED;
+	}
+	return PB_OPTS_OK;
+}
+
+int pb_opts_paths(int argc, char **argv, int from, const char *what)
+{
+	for (int i = from; i < argc; i++) {
+		if (!*argv[i]) {
+			fprintf(stderr, "pinbench %s: %s: an empty path (argument %d)\n",
+				argv[0], what, i - from + 1);
+			return PB_OPTS_FAILED;
+		}
+	}
+	return PB_OPTS_OK;
+}
+
 static int apply(const struct pb_opt *o, void *ctx, const char *arg)
 {
 	if (o->flag)
@@ -66,7 +103,7 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 	struct option lo[OPTS_MAX + 1];
 	char shorts[2 * OPTS_MAX + 4];
 	const struct pb_opt *o;
-	int i, nl = 0, ns, ch, rc = PB_OPTS_OK;
+	int i, nl = 0, ns, ch, rc = PB_OPTS_OK, seen[OPTS_MAX] = { 0 };
 
 	if (n > OPTS_MAX)
 		abort();	/* a table too long for the buffers: a bug here */
@@ -92,7 +129,9 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 				*bad = ch;
 			return PB_OPTS_USAGE;
 		}
-		rc = apply(o, ctx, optarg);
+		rc = value_ok(argv[0], o, &seen[o - t], optarg);
+		if (rc == PB_OPTS_OK)
+			rc = apply(o, ctx, optarg);
 	}
 	return rc;
 }
@@ -111,8 +150,10 @@ static const struct pb_opt *word_row(const struct pb_opt *t, int n, const char *
 int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ctx, int *at)
 {
 	const struct pb_opt *o;
-	int i, rc = PB_OPTS_OK;
+	int i, rc = PB_OPTS_OK, seen[OPTS_MAX] = { 0 };
 
+	if (n > OPTS_MAX)
+		abort();
 	for (i = 1; i < argc && rc == PB_OPTS_OK; i++) {
 		*at = i;
 		o = word_row(t, n, argv[i]);
@@ -120,7 +161,9 @@ int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ct
 			return PB_OPTS_UNKNOWN;
 		if (o->arg && i + 1 >= argc)
 			return PB_OPTS_NOVALUE;
-		rc = apply(o, ctx, o->arg ? argv[++i] : NULL);
+		rc = value_ok(argv[0], o, &seen[o - t], o->arg ? argv[i + 1] : NULL);
+		if (rc == PB_OPTS_OK)
+			rc = apply(o, ctx, o->arg ? argv[++i] : NULL);
 	}
 	return rc;
 }

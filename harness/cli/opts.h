@@ -23,10 +23,19 @@ enum {
 struct pb_opt;
 typedef int (*pb_opt_fn)(void *ctx, const struct pb_opt *o, const char *arg);
 
+/*
+ * A row's arg: false (a flag, harmless to repeat), or true (takes a value,
+ * given once: a repeat is refused), or one of these.
+ */
+enum {
+	PB_ARG_PATH = 3,	/* a value given once, a path: an empty one is refused */
+	PB_ARG_MULTI = 5,	/* a value that may be given again (--set KEY=VALUE) */
+};
+
 struct pb_opt {
 	const char	*name;		/* the long name, or NULL */
 	int		key;		/* the short letter, or 0 */
-	bool		arg;		/* takes a value */
+	int		arg;		/* takes a value: true, PB_ARG_PATH, PB_ARG_MULTI */
 	bool		*flag;		/* set to true when given, or */
 	const char	**str;		/* takes the value, or */
 	pb_opt_fn	fn;		/* is called: PB_OPTS_OK, or stop with its status */
@@ -42,7 +51,8 @@ int pb_opt_nonneg(const char *arg, double *v);
  * short letters of getopt's optstring ("" or ":" or "+").  Returns
  * PB_OPTS_OK with optind at the first operand, PB_OPTS_USAGE for what
  * getopt refused (it has said why unless lead holds ':'; *bad is then
- * the '?' or ':' it returned), or a handler's status.
+ * the '?' or ':' it returned), PB_OPTS_FAILED for a value given twice or
+ * an empty path (said, as "pinbench <argv[0]>: ..."), or a handler's status.
  */
 int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
 		  void *ctx, int *bad);
@@ -52,10 +62,16 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
  * every argv[1..] must be "--name" or "-k" of a row, exactly (no
  * abbreviations, no "--name=value", no operands), and a row's value is
  * the next word, whatever it is.  Rows are applied in order; returns
- * PB_OPTS_OK, a handler's status, or PB_OPTS_UNKNOWN / PB_OPTS_NOVALUE
- * with *at the index of the word.
+ * PB_OPTS_OK, a handler's status, PB_OPTS_FAILED as pb_opts_parse(), or
+ * PB_OPTS_UNKNOWN / PB_OPTS_NOVALUE with *at the index of the word.
  */
 int pb_opts_words(int argc, char **argv, const struct pb_opt *t, int n, void *ctx, int *at);
+
+/*
+ * Operands argv[from..argc-1] that are paths: PB_OPTS_OK, or PB_OPTS_FAILED
+ * with the first empty one said (what: "a result file", "a job file"...).
+ */
+int pb_opts_paths(int argc, char **argv, int from, const char *what);
 
 /*
  * Print usage for a parse's status: to stdout for PB_OPTS_HELP, to stderr

@@ -53,45 +53,93 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* fsync of the folder that holds path: the rename or link is on disk too. */
-static int sync_dir_of(const char *path)
+/* fsync of a folder: the rename or link is on disk too. */
+static int sync_dir(int dfd)
 {
-	char dir[PATH_MAX];
-	char *slash;
-	int fd, rc;
+	int rc = fsync(dfd);
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = 0;
-	else
-		*slash = 0;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
 	if (rc && (errno == EINVAL || errno == EROFS))
 		rc = 0;		/* a folder that cannot be synced (some file systems) */
-	close(fd);
 	return rc;
+}
+
+int pb_subdir_open(const char *dir, const char *name)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, e;
+	struct stat st;
+
+	if (dfd < 0)
+		return -1;
+	if (mkdirat(dfd, name, 0777) && errno != EEXIST) {
+		e = errno;
+		close(dfd);
+		errno = e;
+		return -1;
+	}
+	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	e = errno;
+	if (fd < 0 && !fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+		e = ELOOP;	/* Linux says ENOTDIR for a link to a folder */
+	close(dfd);
+	errno = e;
+	return fd;
+}
+
+/* A temporary file beside name, made in dfd (a name nobody has: O_EXCL). */
+static int tmp_open(int dfd, const char *name, char *tmp, size_t len)
+{
+	static unsigned int seq;
+	int fd = -1;
+
+	for (int i = 0; i < 100 && fd < 0; i++) {
+		if (snprintf(tmp, len, "%s.tmp.%d.%u", name, (int)getpid(), seq++) >= (int)len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -1;
+	}
+	return fd;
 }
 
 int pb_file_save(const char *path, const char *text, bool claim, char *err, size_t len)
 {
-	char tmp[PATH_MAX];
-	const char *what = "write";
-	int fd, rc = 0, e;
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int dfd, rc, e;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp)) {
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
 		snprintf(err, len, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
 		return -1;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		dir[slash == path ? 1 : slash - path] = 0;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		e = errno;
+		snprintf(err, len, "cannot create %s: %s", path, strerror(e));
+		return -1;
+	}
+	rc = pb_file_save_at(dfd, slash ? slash + 1 : path, path, text, claim, err, len);
+	close(dfd);
+	return rc;
+}
+
+int pb_file_save_at(int dfd, const char *name, const char *shown, const char *text, bool claim,
+		    char *err, size_t len)
+{
+	char tmp[NAME_MAX + 1];
+	const char *what = "write";
+	int fd, rc = 0, e;
+
+	fd = tmp_open(dfd, name, tmp, sizeof(tmp));
 	if (fd < 0) {
 		e = errno;
-		snprintf(err, len, "cannot create %s: %s", tmp, strerror(e));
+		snprintf(err, len, "cannot create a temporary file beside %s: %s", shown,
+			 strerror(e));
 		return -1;
 	}
 	fchmod(fd, 0644);
@@ -103,24 +151,24 @@ int pb_file_save(const char *path, const char *text, bool claim, char *err, size
 	if (close(fd) && !rc)
 		rc = -1, what = "close", e = errno;
 	if (!rc && claim) {		/* the name is ours only if nobody has it */
-		if (link(tmp, path)) {
+		if (linkat(dfd, tmp, dfd, name, 0)) {
 			e = errno;
 			rc = e == EEXIST ? -EEXIST : -1;
 			what = "create";
 		}
-	} else if (!rc && rename(tmp, path)) {
+	} else if (!rc && renameat(dfd, tmp, dfd, name)) {
 		e = errno;
 		rc = -1;
 		what = "rename to";
 	}
-	unlink(tmp);		/* gone after a rename; the link keeps the data */
-	if (!rc && sync_dir_of(path)) {
+	unlinkat(dfd, tmp, 0);	/* gone after a rename; the link keeps the data */
+	if (!rc && sync_dir(dfd)) {
 		e = errno;
 		rc = -1;
 		what = "fsync the folder of";
 	}
 	if (rc == -1)
-		snprintf(err, len, "cannot %s %s: %s", what, path, strerror(e));
+		snprintf(err, len, "cannot %s %s: %s", what, shown, strerror(e));
 	return rc;
 }
 

@@ -25,6 +25,19 @@ int pb_file_save(const char *path, const char *text, bool claim, char *err, size
  */
 int pb_file_temp(const char *path, char *tmp, size_t tlen, char *err, size_t len);
 int pb_file_commit(int fd, const char *tmp, const char *path, char *err, size_t len);
+/*
+ * pb_file_save() of name in the folder open as dfd (name has no '/'; its
+ * temporary file is made there too): no symlink on the way is followed.
+ * The messages call the file shown.
+ */
+int pb_file_save_at(int dfd, const char *name, const char *shown, const char *text, bool claim,
+		    char *err, size_t len);
+/*
+ * The folder dir/name (name has no '/'), made if absent, opened without
+ * following a symlink at name: a file descriptor, or -1 with errno (ELOOP
+ * when name is a symlink).
+ */
+int pb_subdir_open(const char *dir, const char *name);
 /* pb_file_save(path, j as indented JSON, false, ...). */
 int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
 /* mkdir -p */

@@ -259,6 +259,36 @@ static void test_save_error_is_real(void **state)
 	assert_non_null(strstr(err, strerror(ENOENT)));
 }
 
+/* A symlink planted as the folder is not followed; a real folder is made and written. */
+static void test_subdir_no_follow(void **state)
+{
+	struct fixture *f = *state;
+	char path[128], err[256] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/link", f->dir);
+	assert_int_equal(symlink(f->dir, path), 0);
+	errno = 0;
+	assert_int_equal(pb_subdir_open(f->dir, "link"), -1);
+	assert_int_equal(errno, ELOOP);
+	snprintf(path, sizeof(path), "%s/dangling", f->dir);
+	assert_int_equal(symlink("/nonexistent-pb-unit", path), 0);
+	assert_int_equal(pb_subdir_open(f->dir, "dangling"), -1);
+	assert_int_equal(errno, ELOOP);
+	assert_int_equal(access("/nonexistent-pb-unit", F_OK), -1);
+	fd = pb_subdir_open(f->dir, "real");	/* made */
+	assert_true(fd >= 0);
+	snprintf(path, sizeof(path), "%s/real/x.json", f->dir);
+	assert_int_equal(pb_file_save_at(fd, "x.json", path, "{}", true, err, sizeof(err)), 0);
+	assert_int_equal(pb_file_save_at(fd, "x.json", path, "{}", true, err, sizeof(err)),
+			 -EEXIST);
+	assert_int_equal(access(path, R_OK), 0);
+	close(fd);
+	fd = pb_subdir_open(f->dir, "real");	/* exists: opened */
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 static void test_mkdirs(void **state)
 {
 	struct fixture *f = *state;
@@ -394,6 +424,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_error_is_real, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subdir_no_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_header_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_row_digits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_per_op_unit, setup, teardown),
