@@ -631,6 +631,11 @@ static void take(struct srv *s, int id, const sigset_t *old)
 
 	if (fd < 0)
 		return;
+	/*
+	 * A session that ended as this client came may not have been reaped:
+	 * its SIGCHLD stays pending when ppoll returns for the connection.
+	 */
+	reap(s);
 	for (slot = 0; slot < s->max_sessions && s->kids[slot] > 0; slot++)
 		;
 	if (slot == s->max_sessions) {
