@@ -112,6 +112,44 @@ else
 	skip "needs two cores this process may use, and taskset"
 fi
 
+# ---- an interrupt leaves no role process behind, not even a zombie
+# (the roles are the job process's children: killed with it, they were
+# init's to reap, and lingered as zombies where init is slow to)
+python3 - "$PB" "$C0" "$C1" "$T/zo" >"$T/zombies" 2>&1 <<'PY'
+import os, signal, subprocess, sys, time
+
+def kids(pid):
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                st = open("/proc/%s/stat" % d).read()
+            except OSError:
+                continue
+            if int(st[st.rindex(")") + 2:].split()[1]) == pid:
+                out.append(int(d))
+    return out
+
+pb, c0, c1, out = sys.argv[1:]
+p = subprocess.Popen([pb, "bench", "pipe", "cpus=%s,%s" % (c0, c1), "--duration", "5",
+                      "--repeats", "3", "--warmup", "0", "events=none", "-q", "-o", out],
+                     stdout=subprocess.DEVNULL)
+roles = []
+for _ in range(1000):		# the job process, then its two roles
+    roles = [r for j in kids(p.pid) for r in kids(j)]
+    if len(roles) >= 2:
+        break
+    time.sleep(0.02)
+print("roles:", roles)
+p.send_signal(signal.SIGINT)
+rc = p.wait(timeout=60)
+left = [r for r in roles if os.path.exists("/proc/%d" % r)]
+print("exit", rc, "left:", left)
+sys.exit(0 if len(roles) >= 2 and rc == 1 and not left else 1)
+PY
+ok $? "SIGINT to a run: exit 1, and its role processes are gone (reaped), not zombies" \
+	"$T/zombies"
+
 # ---- perf stat counts: 2^64 and more is no count
 printf '  10000000000000000000000000000  cycles\n' >"$T/big.txt"
 exits2 "doctor --perf-stat: a count of 1e28 refused" \
