@@ -5,6 +5,8 @@
 # --bind that is no address, family= against an IP peer=, a FIFO given as
 # the topology, CPUs affinity leaves out, perf stat counts no counter
 # holds, and role processes an interrupt leaves behind.
+# shellcheck disable=SC2086 # $SHORT is words on purpose
+# shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 SHORT="--duration 0.1 --repeats 1 --warmup 0 events=none"
@@ -33,7 +35,7 @@ PY
 hold_lock "$C0"
 ok $? "a python3 holds the lock of CPU $C0"
 WHO="pid $HOLDER (evil?]0;t?, user $(id -un))"
-"$PB" bench pipe cpus=$C0,$C0 $SHORT -o "$T/o" --format json >"$T/s.json" 2>"$T/s.err"
+"$PB" bench pipe cpus="$C0,$C0" $SHORT -o "$T/o" --format json >"$T/s.json" 2>"$T/s.err"
 ok $? "without --wait: the job runs" "$T/s.err"
 check "... the warning names the holder as it is: pid, command, user" \
 	grep -qF "CPU $C0 is held by $WHO; running anyway" "$T/s.err"
@@ -42,7 +44,7 @@ check "... the shared-cpus mark names it too" pyjson "$T/s.json" \
 	"any(a['kind'] == 'shared-cpus' and 'held by $WHO' in a['message'] for a in d['jobs'][0]['anomalies'])"
 python3 -c 'import sys; sys.exit(b"\x1b" in open(sys.argv[1], "rb").read())' "$T/s.err"
 ok $? "... its command name reaches the terminal cleaned (no ESC)" "$T/s.err"
-timeout 120 "$PB" bench pipe cpus=$C0,$C0 $SHORT -o "$T/w" --format json --wait-timeout 0.3 \
+timeout 120 "$PB" bench pipe cpus="$C0,$C0" $SHORT -o "$T/w" --format json --wait-timeout 0.3 \
 	>"$T/w.json" 2>"$T/w.err"
 rc=$?
 ok "$([ $rc = 1 ]; echo $?)" "--wait-timeout 0.3 on a lock never freed: ends, exit 1 (got $rc)" \
@@ -62,7 +64,7 @@ kill "$HOLDER"
 wait "$HOLDER" 2>/dev/null
 HOLDER=
 mkdir "$T/locks2"
-PINBENCH_LOCK_DIR=$T/locks2 "$PB" bench pipe cpus=$C0,$C0 $SHORT -o "$T/o" >/dev/null 2>&1
+PINBENCH_LOCK_DIR=$T/locks2 "$PB" bench pipe cpus="$C0,$C0" $SHORT -o "$T/o" >/dev/null 2>&1
 check "a lock file pinbench makes is 0666: a second user's run can lock it too" \
 	test "$(stat -c %a "$T/locks2/pinbench-cpu$C0.lock")" = 666
 
