@@ -14,7 +14,11 @@ PINBENCH_LOCK_DIR=$T/locks	# our own locks: other runs on this machine do not co
 export PINBENCH_LOCK_DIR
 mkdir "$T/locks"
 HOLDER=
-on_exit() { [ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null; }
+SRV=
+on_exit() {
+	[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null
+	[ -z "$SRV" ] || kill "$SRV" 2>/dev/null
+}
 
 # ---- a CPU lock held by a process that is no pinbench
 # hold_lock CPU: a python3 holding the lock of CPU, its command name set to
@@ -71,6 +75,43 @@ check "a lock file pinbench makes is 0666: a second user's run can lock it too" 
 # ---- server --bind: not an address is a usage error
 exits2 "server --bind 999.1.1.1: exit 2, the address named" "--bind 999.1.1.1" \
 	"$PB" server --bind 999.1.1.1 --port 0
+
+# ---- HELLO cpu= 0: a number with a space before it is no number
+"$PB" server --port 0 --cpus "$C0" 2>"$T/srv.log" &
+SRV=$!
+for _ in $(seq 100); do
+	PORT=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$T/srv.log")
+	[ -n "$PORT" ] && break
+	sleep 0.1
+done
+python3 - "$PORT" "$C0" >"$T/hello" 2>&1 <<'PY'
+import socket, struct, sys
+
+def ask(cpu):
+    """The server's answer to a HELLO with cpu=<cpu>: error:REASON or type:N."""
+    body = ("bench=udpping\ncpu=%s\ninstances=1\nmax_s=3\np.size=1\n" % cpu).encode()
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
+    s.sendall(b"PBSV" + struct.pack(">HHI", 1, 1, len(body)) + body)
+    data = b""
+    while len(data) < 12 or len(data) < 12 + struct.unpack(">I", data[8:12])[0]:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    typ = struct.unpack(">H", data[6:8])[0]
+    f = dict(l.split("=", 1) for l in data[12:].decode().splitlines() if "=" in l)
+    return "error:" + f.get("reason", "") if typ == 3 else "type:%d" % typ
+
+bad, good = ask(" " + sys.argv[2]), ask(sys.argv[2])
+print("cpu=' %s': %s; cpu='%s': %s" % (sys.argv[2], bad, sys.argv[2], good))
+sys.exit(0 if bad == "error:cpu: ' %s' is not an integer" % sys.argv[2] and
+         good == "type:2" else 1)
+PY
+ok $? "HELLO cpu=' $C0' refused as not an integer; cpu=$C0 answered READY" "$T/hello"
+kill "$SRV"
+wait "$SRV" 2>/dev/null
+SRV=
 
 # ---- family= against an IP address in peer=: refused before anything runs
 exits2 "family=6 with peer=127.0.0.1: refused at --dry-run, both keys named" \
