@@ -383,6 +383,20 @@ static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 	return 0;
 }
 
+/* Give back the room pb_grow left spare in ps->ev (thousands of intervals). */
+static void fit_events(struct pb_perfstat *ps)
+{
+	struct pb_ps_event *v;
+
+	if (!ps->nr || ps->nr == ps->cap)
+		return;
+	v = realloc(ps->ev, ps->nr * sizeof(*v));
+	if (v) {
+		ps->ev = v;
+		ps->cap = ps->nr;
+	}
+}
+
 /*
  * Add ev to the interval ending at t when t >= 0, else to the whole (the
  * whole of -I output is its intervals' sum, unless perf printed its own
@@ -399,6 +413,8 @@ static int add_timed(struct pb_perfstat *ps, const struct pb_ps_event *ev, doubl
 
 		if (!iv)
 			return -1;
+		if (ps->nr_iv)		/* the interval before is whole: no spare room */
+			fit_events(&iv[ps->nr_iv - 1]);
 		ps->iv = iv;
 		memset(&iv[ps->nr_iv], 0, sizeof(*iv));
 		iv[ps->nr_iv].elapsed_s = -1;
