@@ -12,6 +12,7 @@
 
 #include "checks/perfstat.h"
 #include "checks/clockcheck.h"
+#include "lib/util.h"
 
 #define PS_MAX_FILE	(4 << 20)
 #define PS_MAX_FIELDS	16
@@ -373,13 +374,27 @@ static int add_event(struct pb_perfstat *ps, const struct pb_ps_event *ev)
 		e->nr += rows;
 		return 0;
 	}
-	v = realloc(ps->ev, (ps->nr + 1) * sizeof(*v));
+	v = pb_grow(ps->ev, ps->nr, &ps->cap, sizeof(*v));
 	if (!v)
 		return -1;
 	ps->ev = v;
 	ps->ev[ps->nr] = *ev;
 	ps->ev[ps->nr++].nr = rows;
 	return 0;
+}
+
+/* Give back the room pb_grow left spare in ps->ev (thousands of intervals). */
+static void fit_events(struct pb_perfstat *ps)
+{
+	struct pb_ps_event *v;
+
+	if (!ps->nr || ps->nr == ps->cap)
+		return;
+	v = realloc(ps->ev, ps->nr * sizeof(*v));
+	if (v) {
+		ps->ev = v;
+		ps->cap = ps->nr;
+	}
 }
 
 /*
@@ -394,10 +409,12 @@ static int add_timed(struct pb_perfstat *ps, const struct pb_ps_event *ev, doubl
 	if (t < 0)
 		return add_event(ps, ev);
 	if (!ps->nr_iv || ps->iv[ps->nr_iv - 1].t != t) {
-		struct pb_perfstat *iv = realloc(ps->iv, (ps->nr_iv + 1) * sizeof(*iv));
+		struct pb_perfstat *iv = pb_grow(ps->iv, ps->nr_iv, &ps->cap_iv, sizeof(*iv));
 
 		if (!iv)
 			return -1;
+		if (ps->nr_iv)		/* the interval before is whole: no spare room */
+			fit_events(&iv[ps->nr_iv - 1]);
 		ps->iv = iv;
 		memset(&iv[ps->nr_iv], 0, sizeof(*iv));
 		iv[ps->nr_iv].elapsed_s = -1;
@@ -407,13 +424,25 @@ static int add_timed(struct pb_perfstat *ps, const struct pb_ps_event *ev, doubl
 	return add_event(&ps->iv[ps->nr_iv - 1], ev);
 }
 
-/* A count is a number of events: never negative, never NaN or infinite. */
+/*
+ * A count is a number of events: never negative, never NaN or infinite,
+ * and below 2^64: perf's counters are 64-bit, so a larger count (1e28) is
+ * not something perf printed.  Between 2^53 and 2^64 a double rounds a
+ * count by less than one part in 10^15, well below any verdict here.
+ */
+#define PS_COUNT_MAX	18446744073709551616.0	/* 2^64 */
+
 static int check_count(const struct pb_ps_event *ev, char *err, size_t len)
 {
-	if (ev->status != PB_PS_OK || (isfinite(ev->value) && ev->value >= 0))
+	if (ev->status != PB_PS_OK ||
+	    (isfinite(ev->value) && ev->value >= 0 && ev->value < PS_COUNT_MAX))
 		return 0;
-	snprintf(err, len, "%s: %s count %.15g", ev->name,
-		 isfinite(ev->value) ? "negative" : "not a", ev->value);
+	if (isfinite(ev->value) && ev->value > 0)
+		snprintf(err, len, "%s: count %.15g is 2^64 or more, more than a 64-bit "
+			 "counter holds", ev->name, ev->value);
+	else
+		snprintf(err, len, "%s: %s count %.15g", ev->name,
+			 isfinite(ev->value) ? "negative" : "not a", ev->value);
 	return -2;
 }
 
@@ -567,9 +596,11 @@ void pb_perfstat_free(struct pb_perfstat *ps)
 	free(ps->iv);
 	ps->iv = NULL;
 	ps->nr_iv = 0;
+	ps->cap_iv = 0;
 	free(ps->ev);
 	ps->ev = NULL;
 	ps->nr = 0;
+	ps->cap = 0;
 }
 
 /* "cpu_core/cycles/" -> "cycles", "cycles:u" -> "cycles" */

@@ -77,6 +77,7 @@ struct pb_ps_event {
 struct pb_perfstat {
 	struct pb_ps_event	*ev;
 	int			nr;
+	int			cap;		/* room in ev (pb_grow) */
 	double			elapsed_s;	/* "seconds time elapsed", or -1 */
 	double			elapsed_var;	/* its "( +- x% )" with -r, NAN when none */
 	bool			csv;		/* at least one CSV line was read */
@@ -88,6 +89,7 @@ struct pb_perfstat {
 	/* -I: one struct per interval (no intervals of their own), t its end */
 	struct pb_perfstat	*iv;
 	int			nr_iv;
+	int			cap_iv;		/* room in iv */
 	double			t;
 };
 

@@ -37,7 +37,9 @@ struct run_opts {
 	bool		json;
 	bool		quiet;
 	bool		dry_run;
-	bool		wait;		/* for CPUs another pinbench is measuring */
+	bool		wait;		/* for CPUs another process holds */
+	const char	*wait_timeout;	/* --wait-timeout, or NULL */
+	double		wait_s;		/* how long --wait waits at most */
 	const char	*label;
 	const char	*topology;
 	const char	*seed;		/* --seed, or NULL: one is drawn */
@@ -71,8 +73,11 @@ static const char run_help[] =
 "                         only with --dry-run (workloads run on this machine only)\n"
 "      --dry-run          check everything a run checks first (job files, events,\n"
 "                         cpus=, results folder) and print the plan; run nothing\n"
-"      --wait             when another pinbench is measuring a job's CPUs, wait\n"
-"                         for it (default: warn, run, and mark the job S)\n"
+"      --wait             when another process holds a job's CPU locks (another\n"
+"                         pinbench measuring), wait for it, at most 10 minutes;\n"
+"                         still held then, the job fails naming the holder\n"
+"                         (default: warn, run, and mark the job S)\n"
+"      --wait-timeout SEC --wait, at most SEC seconds (0.1..604800)\n"
 "  -q, --quiet            nothing on stdout but what --format json asks for: no\n"
 "                         progress line, no tables, no results path (the file\n"
 "                         is still saved; errors and warnings still on stderr)\n"
@@ -217,6 +222,26 @@ static int seed_parse(const char *s, unsigned long *seed)
 	return 0;
 }
 
+/* --wait's limit when --wait-timeout does not say: a run of a few jobs */
+#define WAIT_DEFAULT_S	600.0
+#define WAIT_MAX_S	604800.0	/* a week */
+
+/*
+ * --wait-timeout: 0 and *s set, or -1 unless it is decimal seconds
+ * ("90", "0.5"; no sign, exponent, hex or spaces) in 0.1..WAIT_MAX_S.
+ */
+static int wait_parse(const char *arg, double *s)
+{
+	size_t n = strspn(arg, "0123456789");
+	char *end;
+
+	if (!n || (arg[n] && (arg[n] != '.' || !arg[n + 1] ||
+			      arg[n + 1 + strspn(arg + n + 1, "0123456789")])))
+		return -1;
+	*s = strtod(arg, &end);
+	return *end || !(*s >= 0.1 && *s <= WAIT_MAX_S) ? -1 : 0;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
@@ -236,6 +261,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "topology", 0, PB_ARG_PATH, NULL, &o->topology, NULL },
 		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
 		{ "wait", 0, false, &o->wait, NULL, NULL },
+		{ "wait-timeout", 0, true, NULL, &o->wait_timeout, NULL },
 		{ "quiet", 'q', false, &o->quiet, NULL, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
@@ -268,6 +294,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 			cmd, o->seed);
 		return 2;
 	}
+	o->wait_s = WAIT_DEFAULT_S;
+	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
+		fprintf(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
+			"number 0.1..604800\n", cmd, o->wait_timeout);
+		return 2;
+	}
+	o->wait |= o->wait_timeout != NULL;
 	if (pb_label_check(o->label, err, sizeof(err))) {
 		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
 			"the default label (uname -r)" : "--label", err);
@@ -952,17 +985,18 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 
 /*
  * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
- * CPUs another pinbench is measuring are said on stderr and go into
- * held[]; with it, we try again every 100 ms until they are free.  A lock
- * folder that cannot be used is said once per run.  -EINTR when a wait
- * was interrupted.
+ * CPUs another process holds (another pinbench measuring) are said on
+ * stderr and go into held[]; with it, we try again every 100 ms until
+ * they are free, at most o->wait_s.  A lock folder that cannot be used is
+ * said once per run.  -EINTR when a wait was interrupted, -ETIMEDOUT with
+ * why when the CPUs were still held at the limit.
  */
 static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 		    const struct pb_job *j, const char *p, struct pb_cpulock *l,
-		    struct pb_cpu_holder *held, int *nheld)
+		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
 {
 	static bool said;
-	char err[PATH_MAX + 64];
+	char err[PATH_MAX + 64], who[128];
 	int *cpus, n = job_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
 
 	*nheld = 0;
@@ -973,9 +1007,12 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 	}
 	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
 	if (!rc && *nheld && o->wait) {
-		fprintf(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
-			j->name, held[0].cpu, held[0].pid);
-		while (!rc && *nheld && !pb_interrupted) {
+		double end = pb_mono_s() + o->wait_s;
+
+		pb_cpu_holder_text(&held[0], who, sizeof(who));
+		fprintf(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
+			"--wait-timeout)\n", j->name, held[0].cpu, who, o->wait_s);
+		while (!rc && *nheld && !pb_interrupted && pb_mono_s() < end) {
 			pb_cpulock_release(l);
 			usleep(100 * 1000);
 			rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
@@ -983,6 +1020,12 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 		if (pb_interrupted) {
 			pb_cpulock_release(l);
 			rc = -EINTR;
+		} else if (!rc && *nheld) {
+			pb_cpulock_release(l);
+			pb_cpu_holder_text(&held[0], who, sizeof(who));
+			snprintf(why, wlen, "CPU %d still held by %s after --wait-timeout %g s",
+				 held[0].cpu, who, o->wait_s);
+			rc = -ETIMEDOUT;
 		}
 	}
 	free(cpus);
@@ -990,27 +1033,28 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 		said = true;
 		fprintf(stderr, "pinbench: %s; runs are not kept apart\n", err);
 	}
-	for (int k = 0; rc != -EINTR && k < *nheld; k++)
-		fprintf(stderr, "pinbench: %s: CPU %d is being measured by another pinbench "
-			"(pid %d); running anyway (--wait waits)\n", j->name, held[k].cpu,
-			held[k].pid);
-	return rc == -EINTR ? rc : 0;
+	for (int k = 0; rc >= -1 && k < *nheld; k++) {
+		pb_cpu_holder_text(&held[k], who, sizeof(who));
+		fprintf(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
+			"(--wait waits)\n", j->name, held[k].cpu, who);
+	}
+	return rc < -1 ? rc : 0;
 }
 
 /* The job shared its CPUs with another pinbench: say so in the result. */
 static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
 {
-	char cpus[128] = "";
+	char cpus[128] = "", who[128];
 	size_t k = 0;
 
 	if (!nheld)
 		return;
 	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
 		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
+	pb_cpu_holder_text(&held[0], who, sizeof(who));
 	pb_anomaly_add(&r->anomalies, "shared-cpus", PB_SEV_WARN,
 		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
-		       "another pinbench (pid %d) was measuring CPU %s when this job began",
-		       held[0].pid, cpus);
+		       "the lock of CPU %s was held by %s when this job began", cpus, who);
 }
 
 /* Run one job at one placement into r, its CPUs locked meanwhile. */
@@ -1021,14 +1065,22 @@ static void run_one(const struct run_opts *o, const struct pb_topo *t,
 {
 	struct pb_cpu_holder held[8];
 	struct pb_cpulock l;
-	int nheld;
+	char why[sizeof(r->reason)];
+	int nheld, rc = lock_job(o, t, j, p, &l, held, &nheld, why, sizeof(why));
 
-	if (lock_job(o, t, j, p, &l, held, &nheld) == -EINTR) {
+	if (rc == -EINTR || rc == -ETIMEDOUT) {
 		memset(r, 0, sizeof(*r));
 		r->job = j;
+		r->evl = *evl;
+		r->other_frac = -1;
+		if (j->bench->metric_for)	/* a saved job names its metric */
+			j->bench->metric_for(j->opts, &r->metric);
+		else
+			r->metric = j->bench->metric;
 		snprintf(r->placement, sizeof(r->placement), "%s", p ? p : "cpus");
-		r->status = PB_INTERRUPTED;
-		snprintf(r->reason, sizeof(r->reason), "interrupted while waiting for its CPUs");
+		r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
+		snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
+			 "interrupted while waiting for its CPUs" : why);
 		return;
 	}
 	pb_run_job(t, j, p, evl, nom, pg, r);

@@ -174,10 +174,11 @@ int cmd_server(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (pb_server_run(&o, err, sizeof(err))) {
+	rc = pb_server_run(&o, err, sizeof(err));
+	if (rc) {
 		if (err[0])
 			fprintf(stderr, "pinbench server: %s\n", err);
-		return 1;
+		return rc == -2 ? 2 : 1;
 	}
 	return 0;
 }

@@ -30,6 +30,7 @@
  *  - A command-line override naming a key that a job's workload does not
  *    have is ignored for that job; it is an error when no job has it.
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -983,21 +984,59 @@ static int parse_peer(struct pb_job *j, const struct pb_kv *kv, char *err, size_
 
 static int job_fail(const struct pb_job *j, char *err, size_t len, const char *msg);
 
-/* peer_cpu needs peer; across hosts a session has at most PB_PEER_MAX_INSTANCES. */
-static int check_peer(struct pb_job *j, char *err, size_t len)
+static const struct pb_kv *job_kv(const struct pb_job *j, const char *key)
 {
-	const struct pb_kv *pc = NULL;
-	char msg[160];
+	const struct pb_kv *kv = NULL;
 
 	for (int i = 0; i < j->nr_kv; i++)
-		if (!strcmp(j->kv[i].key, "peer_cpu"))
-			pc = &j->kv[i];
-	if (!pb_job_get(j, "peer")) {
+		if (!strcmp(j->kv[i].key, key))
+			kv = &j->kv[i];
+	return kv;
+}
+
+/*
+ * peer= an IP address of the other family than family= (4 when not set):
+ * the run could only fail, so it is refused here, --dry-run included.  A
+ * host name is left to the run, which looks it up.
+ */
+static int check_peer_family(const struct pb_job *j, const struct pb_kv *peer,
+			     char *err, size_t len)
+{
+	const struct pb_kv *fam = job_kv(j, "family");
+	bool deflt = !fam || (fam->line <= 0 && !strcmp(fam->origin, "default"));
+	const struct pb_kv *at = deflt ? peer : fam;
+	char host[128], prob[PB_ERR_MAX], buf[sizeof(struct in6_addr)];
+	int port, want = fam && !strcmp(fam->val, "6") ? 6 : 4, got;
+
+	if (!bench_key(j->bench, "family") ||
+	    pb_peer_addr_parse(peer->val, PB_SERVER_PORT, host, sizeof(host), &port,
+			       prob, sizeof(prob)))
+		return 0;
+	got = inet_pton(AF_INET, host, buf) == 1 ? 4 : inet_pton(AF_INET6, host, buf) == 1 ? 6 : 0;
+	if (!got || got == want)
+		return 0;
+	return where_fail(err, len, at->origin, at->line, at->key, false,
+			  "family=%d%s asks for IPv%d but peer=%s is an IPv%d address",
+			  want, deflt ? " (the default)" : "", want, peer->val, got);
+}
+
+/*
+ * peer_cpu needs peer; peer= an address of family='s family; across hosts
+ * a session has at most PB_PEER_MAX_INSTANCES.
+ */
+static int check_peer(struct pb_job *j, char *err, size_t len)
+{
+	const struct pb_kv *pc = job_kv(j, "peer_cpu"), *peer = job_kv(j, "peer");
+	char msg[160];
+
+	if (!peer) {
 		if (!pc)
 			return 0;
 		return where_fail(err, len, pc->origin, pc->line, pc->key, true,
 				  "peer_cpu needs peer=HOST[:PORT]");
 	}
+	if (check_peer_family(j, peer, err, len))
+		return -1;	/* where_fail's */
 	if (j->nr_instances <= PB_PEER_MAX_INSTANCES)
 		return 0;
 	snprintf(msg, sizeof(msg), "%d instances: across hosts at most %d",

@@ -1145,6 +1145,29 @@ static void await_job(int pidfd, double s)
 	sleep_s(s);
 }
 
+/*
+ * Reap what is left of the job's process group once the job process is
+ * gone: its role processes, which (this process being a subreaper, see
+ * pb_run_job) are ours now, not init's, to wait for.  They were sent
+ * SIGKILL; one stuck in the kernel is given up on after REAP_LIMIT_S.
+ */
+#define REAP_LIMIT_S	2.0
+
+static void reap_group(pid_t pgid)
+{
+	double end = pb_mono_s() + REAP_LIMIT_S;
+
+	for (;;) {
+		pid_t p = waitpid(-pgid, NULL, WNOHANG);
+
+		if (p > 0)
+			continue;
+		if ((p < 0 && errno != EINTR) || pb_mono_s() > end)
+			return;		/* ECHILD: none left */
+		sleep_s(0.001);
+	}
+}
+
 static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_result *r)
 {
 	const struct pb_job *j = x->job;
@@ -1187,6 +1210,7 @@ static void supervise(struct job_ctx *x, pid_t pid, const char *pl, struct pb_re
 	if (pidfd >= 0)
 		close(pidfd);
 	kill(-pid, SIGKILL);	/* anything left in the job's group */
+	reap_group(pid);
 	progress(x, pl, -1, x->nr_wins);
 	if (r->status == PB_FAILED || r->status == PB_INTERRUPTED)
 		return;
@@ -1710,6 +1734,12 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 				pb_hist_init(hist_of(&x, i, w));
 	fflush(NULL);
 	moved = stay_off(&x, &saved);
+	/*
+	 * The job process's roles outlive it by a moment when it is killed
+	 * (an interrupt, the watchdog): orphans come to us, not to init, and
+	 * supervise() reaps them before it returns (not inherited by fork).
+	 */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid = fork();
 	if (pid < 0) {
 		r->status = PB_FAILED;

@@ -4,6 +4,7 @@
  * validation, the parameter agreement, addresses.  See proto.h.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -96,7 +97,8 @@ int pb_msg_long(const struct pb_msg *m, const char *key, long min, long max,
 		return pb_errf(err, len, 0, "%s: missing", key);
 	errno = 0;
 	x = strtol(v, &end, 10);
-	if (!*v || *end || errno)
+	/* strtol takes leading spaces and '+': a peer's " 0" is not a number */
+	if (!isdigit((unsigned char)v[v[0] == '-']) || *end || errno)
 		return pb_errf(err, len, 0, "%s: '%s' is not an integer", key, v);
 	if (x < min || x > max)
 		return pb_errf(err, len, 0, "%s: %ld is out of range %ld..%ld", key, x, min, max);

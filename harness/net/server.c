@@ -566,7 +566,7 @@ static int listen_on(struct srv *s, char *err, size_t len)
 
 	if (pb_peer_resolve(s->bind, s->port, true, &s->addr, &s->alen, why, sizeof(why))) {
 		snprintf(err, len, "--bind %s: %s", s->bind, why);
-		return -1;
+		return -2;	/* not an address: the user's to fix */
 	}
 	pb_sockaddr_text((struct sockaddr *)&s->addr, where, sizeof(where));
 	s->lfd = socket(s->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -631,6 +631,11 @@ static void take(struct srv *s, int id, const sigset_t *old)
 
 	if (fd < 0)
 		return;
+	/*
+	 * A session that ended as this client came may not have been reaped:
+	 * its SIGCHLD stays pending when ppoll returns for the connection.
+	 */
+	reap(s);
 	for (slot = 0; slot < s->max_sessions && s->kids[slot] > 0; slot++)
 		;
 	if (slot == s->max_sessions) {

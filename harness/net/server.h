@@ -23,8 +23,9 @@ struct pb_server_opts {
 /* 127.0.0.1, PB_SERVER_PORT, this process's CPUs, 4 sessions, 3600 s, 30 s, no log */
 void pb_server_defaults(struct pb_server_opts *o);
 /*
- * Listen and serve until SIGINT or SIGTERM, logging to o->log: 0, or -1
- * with err set when it cannot listen (err may be "" when out of memory).
+ * Listen and serve until SIGINT or SIGTERM, logging to o->log: 0, -2 with
+ * err when o->bind is not an address (a usage error), or -1 with err set
+ * when it cannot listen (err may be "" when out of memory).
  */
 int pb_server_run(const struct pb_server_opts *o, char *err, size_t len);
 

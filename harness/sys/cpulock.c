@@ -9,6 +9,16 @@
  * F_GETLK names the holder's pid.  The files are created mode 0666 so that
  * every user's runs share them; in a sticky folder (/run/lock) another
  * user's file is opened without O_CREAT (fs.protected_regular).
+ *
+ * Why 0666 and not 0644: a record write lock (F_WRLCK) needs a file
+ * opened for writing, so with 0644 only the file's creator could lock it
+ * and a second user's run would not be kept apart.  flock() works on a
+ * read-only file, but it names no holder (F_GETLK does not see it), and
+ * 0644 would not stop anyone from holding a lock either: a local user can
+ * flock a file they can only read.  Advisory locks are cooperation; what
+ * keeps a hostile holder harmless is naming it as it is (its pid, command
+ * and user, pb_cpu_holder_text) and `run --wait`'s time limit.  A lock
+ * file is never followed through a symlink (O_NOFOLLOW).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "sys/cpulock.h"
+#include "sys/sysfs.h"
+#include "lib/util.h"
 
 const char *pb_cpulock_dir(void)
 {
@@ -36,11 +49,11 @@ const char *pb_cpulock_dir(void)
 static int open_lock_file(const char *path)
 {
 	for (int tries = 0; tries < 4; tries++) {
-		int fd = open(path, O_RDWR | O_CLOEXEC);
+		int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 
 		if (fd >= 0 || errno != ENOENT)
 			return fd;
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0) {
 			fchmod(fd, 0666);	/* whatever the umask: every user's runs */
 			return fd;
@@ -64,6 +77,48 @@ static int holder(int fd)
 	if (fcntl(fd, F_GETLK, &fl) || fl.l_type == F_UNLCK)
 		return 0;
 	return fl.l_pid > 0 ? fl.l_pid : 0;
+}
+
+/* The holder's command name and owner, from /proc/PID (unknown: "", -1). */
+static void describe(struct pb_cpu_holder *h)
+{
+	char status[4096], *uid;
+
+	h->uid = -1;
+	h->comm[0] = '\0';
+	if (h->pid <= 0)
+		return;
+	if (pb_sys_read(h->comm, sizeof(h->comm), "/proc/%d/comm", h->pid) < 0)
+		h->comm[0] = '\0';
+	pb_str_clean(h->comm);	/* a process names itself: ESC and all */
+	if (pb_sys_read(status, sizeof(status), "/proc/%d/status", h->pid) < 0)
+		return;
+	uid = strstr(status, "\nUid:");
+	if (uid)
+		h->uid = strtol(uid + 5, NULL, 10);
+}
+
+void pb_cpu_holder_text(const struct pb_cpu_holder *h, char *buf, size_t len)
+{
+	char user[64] = "";
+	struct passwd pw, *got = NULL;
+	char pwbuf[1024];
+
+	if (h->pid <= 0) {
+		snprintf(buf, len, "a process of another pid namespace");
+		return;
+	}
+	if (h->uid >= 0 && !getpwuid_r((uid_t)h->uid, &pw, pwbuf, sizeof(pwbuf), &got) && got)
+		snprintf(user, sizeof(user), "user %s", got->pw_name);
+	else if (h->uid >= 0)
+		snprintf(user, sizeof(user), "uid %ld", h->uid);
+	pb_str_clean(user);
+	if (h->comm[0] && user[0])
+		snprintf(buf, len, "pid %d (%s, %s)", h->pid, h->comm, user);
+	else if (h->comm[0] || user[0])
+		snprintf(buf, len, "pid %d (%s)", h->pid, h->comm[0] ? h->comm : user);
+	else
+		snprintf(buf, len, "pid %d", h->pid);
 }
 
 /* Lock fd: 0, 1 held by another (pid in *pid), or -1. */
@@ -126,8 +181,10 @@ int pb_cpulock_take(struct pb_cpulock *l, const int *cpus, int n,
 			break;
 		}
 		if (got == 1) {
-			if (*nheld < max)
-				held[(*nheld)++] = (struct pb_cpu_holder){ sorted[i], pid };
+			if (*nheld < max) {
+				held[*nheld] = (struct pb_cpu_holder){ .cpu = sorted[i], .pid = pid };
+				describe(&held[(*nheld)++]);
+			}
 			close(fd);
 			continue;
 		}

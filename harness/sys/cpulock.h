@@ -16,6 +16,8 @@ struct pb_cpulock {
 struct pb_cpu_holder {
 	int	cpu;
 	int	pid;		/* 0 when unknown (another pid namespace) */
+	long	uid;		/* its owner, -1 when unknown */
+	char	comm[17];	/* its command name (/proc/PID/comm, cleaned), or "" */
 };
 
 /* $PINBENCH_LOCK_DIR, else /run/lock, else /tmp. */
@@ -31,5 +33,13 @@ const char *pb_cpulock_dir(void);
 int pb_cpulock_take(struct pb_cpulock *l, const int *cpus, int n,
 		    struct pb_cpu_holder *held, int max, int *nheld, char *err, size_t len);
 void pb_cpulock_release(struct pb_cpulock *l);
+
+/*
+ * Who holds a lock, as it is: "pid 4242 (pinbench, user alice)",
+ * "pid 4242 (python3, uid 1234)", "a process of another pid namespace".
+ * Any local user can take a lock file, so the holder is named, never
+ * assumed to be a pinbench.
+ */
+void pb_cpu_holder_text(const struct pb_cpu_holder *h, char *buf, size_t len);
 
 #endif

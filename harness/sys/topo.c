@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <hwloc.h>
 
 #include "sys/topo.h"
+#include "lib/util.h"
 
 struct pb_pu {
 	int		os;	/* OS index */
@@ -41,6 +43,9 @@ struct pb_topo {
 	int			max_cache;	/* most caches two cores can share */
 	int			max_rank;
 	hwloc_bitmap_t		usable;
+	int			xml_fd;		/* an XML file's, until loaded; else -1 */
+	/* the topology's, usable or not: more than sum's when affinity cuts */
+	int			all_cores, all_packages, all_nodes, all_pus;
 };
 
 const char *const pb_pair_placements[] = {
@@ -76,10 +81,23 @@ int pb_placement_kind(const char *name)
 
 /* ---- loading ---- */
 
+/*
+ * An XML file: opened here only when it is a regular file (a FIFO would
+ * block hwloc's open, and is no topology), and hwloc reads what was opened.
+ */
 static int set_xml(struct pb_topo *t, const char *path, char *err, size_t len)
 {
+	char why[PATH_MAX + 64], fdpath[64];
+	struct stat st;
+
 	snprintf(t->source, sizeof(t->source), "XML file %s", path);
-	if (hwloc_topology_set_xml(t->topo, path) == 0)
+	t->xml_fd = pb_open_regular(path, &st, why, sizeof(why));
+	if (t->xml_fd < 0) {
+		snprintf(err, len, "cannot read topology file %s", why);
+		return -1;
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", t->xml_fd);
+	if (hwloc_topology_set_xml(t->topo, fdpath) == 0)
 		return 0;
 	snprintf(err, len, "cannot read hwloc XML file '%s': %s", path,
 		 strerror(errno));
@@ -143,7 +161,8 @@ static int set_source(struct pb_topo *t, const char *spec, char *err, size_t len
 		return 0;
 	}
 	errno = 0;
-	if (stat(spec, &st) == 0 && S_ISREG(st.st_mode))
+	/* a file, or a path (a FIFO, a folder): not a synthetic description */
+	if (stat(spec, &st) == 0 && (!S_ISDIR(st.st_mode) || strchr(spec, '/')))
 		return set_xml(t, spec, err, len);
 	if (strchr(spec, '/') || strstr(spec, ".xml")) {
 		snprintf(err, len, "cannot read topology file '%s': %s", spec,
@@ -164,22 +183,46 @@ static int set_source(struct pb_topo *t, const char *spec, char *err, size_t len
 	return -1;
 }
 
-/* The usable PUs: allowed ones, and on this machine those we may run on. */
-static int find_usable(struct pb_topo *t)
+/*
+ * The usable PUs: allowed ones, and on this machine those we may run on
+ * (or those of the list only, as if this process were bound to them).
+ */
+static int find_usable(struct pb_topo *t, const char *only)
 {
 	hwloc_bitmap_t bind = hwloc_bitmap_alloc();
+	int got = -1;
 
 	t->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->topo));
 	if (!bind || !t->usable) {
 		hwloc_bitmap_free(bind);
 		return -1;
 	}
-	if (t->this_system &&
-	    hwloc_get_cpubind(t->topo, bind, HWLOC_CPUBIND_THREAD) == 0 &&
-	    hwloc_bitmap_intersects(bind, t->usable))
+	if (only)
+		got = hwloc_bitmap_list_sscanf(bind, only);
+	else if (t->this_system)
+		got = hwloc_get_cpubind(t->topo, bind, HWLOC_CPUBIND_THREAD);
+	if (got == 0 && hwloc_bitmap_intersects(bind, t->usable))
 		hwloc_bitmap_and(t->usable, t->usable, bind);
+	else if (only)
+		hwloc_bitmap_zero(t->usable);
 	hwloc_bitmap_free(bind);
 	return 0;
+}
+
+static int nr_of(hwloc_topology_t topo, hwloc_obj_type_t type, int none)
+{
+	int n = hwloc_get_nbobjs_by_type(topo, type);
+
+	return n > 0 ? n : none;
+}
+
+/* What the topology has, usable or not (affinity may leave us less). */
+static void count_all(struct pb_topo *t)
+{
+	t->all_pus = nr_of(t->topo, HWLOC_OBJ_PU, t->sum.pus);
+	t->all_cores = nr_of(t->topo, HWLOC_OBJ_CORE, t->all_pus);
+	t->all_packages = nr_of(t->topo, HWLOC_OBJ_PACKAGE, 1);
+	t->all_nodes = nr_of(t->topo, HWLOC_OBJ_NUMANODE, 1);
 }
 
 /* Type of the last-level cache: the highest cache level present. */
@@ -346,6 +389,12 @@ static int build_pus(struct pb_topo *t)
 
 int pb_topo_load(struct pb_topo **tp, const char *spec, char *err, size_t len)
 {
+	return pb_topo_load_only(tp, spec, NULL, err, len);
+}
+
+int pb_topo_load_only(struct pb_topo **tp, const char *spec, const char *only,
+		      char *err, size_t len)
+{
 	struct pb_topo *t = calloc(1, sizeof(*t));
 
 	*tp = NULL;
@@ -354,6 +403,7 @@ int pb_topo_load(struct pb_topo **tp, const char *spec, char *err, size_t len)
 		free(t);
 		return -1;
 	}
+	t->xml_fd = -1;
 	if (set_source(t, spec, err, len) < 0)
 		goto fail;
 	if (hwloc_topology_load(t->topo) < 0) {
@@ -361,10 +411,14 @@ int pb_topo_load(struct pb_topo **tp, const char *spec, char *err, size_t len)
 			 t->source, strerror(errno));
 		goto fail;
 	}
-	if (find_usable(t) < 0 || build_pus(t) < 0) {
+	if (t->xml_fd >= 0)
+		close(t->xml_fd);
+	t->xml_fd = -1;
+	if (find_usable(t, only) < 0 || build_pus(t) < 0) {
 		snprintf(err, len, "no usable CPUs in %s", t->source);
 		goto fail;
 	}
+	count_all(t);
 	*tp = t;
 	return 0;
 fail:
@@ -376,6 +430,8 @@ void pb_topo_free(struct pb_topo *t)
 {
 	if (!t)
 		return;
+	if (t->xml_fd >= 0)
+		close(t->xml_fd);
 	hwloc_bitmap_free(t->usable);
 	free(t->pus);
 	free(t->by_os);
@@ -582,6 +638,20 @@ static void pair_skip_reason(const struct pb_topo *t, enum pb_rel r,
 	const struct pb_topo_summary *s = &t->sum;
 	const char *why = "no two CPUs fit";
 
+	/* fewer usable than the machine has: say so, not "1 core per package" */
+	if ((r == REL_SAME_SOCKET || r == REL_SAME_LLC) &&
+	    s->cores < t->all_cores) {
+		snprintf(reason, len, "%d of %d cores allowed", s->cores, t->all_cores);
+		return;
+	}
+	if (r == REL_DIFF_SOCKET && s->packages < t->all_packages) {
+		snprintf(reason, len, "%d of %d packages allowed", s->packages, t->all_packages);
+		return;
+	}
+	if (r == REL_DIFF_NODE && s->numa_nodes < t->all_nodes) {
+		snprintf(reason, len, "%d of %d NUMA nodes allowed", s->numa_nodes, t->all_nodes);
+		return;
+	}
 	switch (r) {
 	case REL_SAME_CPU:
 		why = "no CPU";
@@ -827,6 +897,9 @@ static void print_header(const struct pb_topo *t, FILE *f)
 	int p;
 
 	fprintf(f, "topology: %s\n", t->source);
+	if (s->pus < t->all_pus)
+		fprintf(f, "allowed: CPUs %d of %d (affinity or cpuset); what follows is of "
+			"those\n", s->pus, t->all_pus);
 	fprintf(f, "packages %d, cores %d, PUs %d, LLCs %d, NUMA nodes %d, SMT %s\n",
 		s->packages, s->cores, s->pus, s->llcs, s->numa_nodes,
 		s->smt ? "yes" : "no");

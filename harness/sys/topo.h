@@ -35,6 +35,12 @@ enum pb_place_kind { PB_PLACE_PAIR, PB_PLACE_WORKERS };
  */
 int pb_topo_load(struct pb_topo **tp, const char *spec, char *err, size_t len);
 /*
+ * The same, with only the CPUs of the list ("1", "0-3,8") usable, as if
+ * this process were bound to them (the tests' affinity; NULL: the real).
+ */
+int pb_topo_load_only(struct pb_topo **tp, const char *spec, const char *only,
+		      char *err, size_t len);
+/*
  * A synthetic description makes at most this many PUs (hwloc would spend
  * minutes and gigabytes on "pack:256 core:64 pu:4" and more).
  */

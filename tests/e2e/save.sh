@@ -214,14 +214,14 @@ print("job:", j["status"], j.get("reason"), [(a["kind"], a["message"]) for a in 
 ' "$T/lb.json" >>"$T/lb.err" 2>&1
 WHY=$T/lb.err
 check "a second run on a CPU being measured: warned, naming CPU and pid" \
-	grep -q "CPU $C0 is being measured by another pinbench (pid $pa)" "$T/lb.err"
+	grep -q "CPU $C0 is held by pid $pa (pinbench, " "$T/lb.err"
 check "... and the job carries the shared-cpus anomaly (S), and ran" pyjson "$T/lb.json" \
 	"d['jobs'][0]['status'] == 'ok' and any(a['kind'] == 'shared-cpus' and 'pid $pa' in a['message'] for a in d['jobs'][0]['anomalies'])"
 $PB bench pipe $ONEC cpus=$C0,$C0 --wait --format json -o "$T/lw" >"$T/lw.json" 2>"$T/lw.err"
 rc=$?
 WHY=$T/lw.err
 check "--wait: says it waits for the CPU and its holder" \
-	grep -q "waiting for CPU $C0 (pid $pa, another pinbench)" "$T/lw.err"
+	grep -q "waiting for CPU $C0, held by pid $pa (pinbench, " "$T/lw.err"
 check "--wait: ran after the other one, without the S mark" pyjson "$T/lw.json" \
 	"d['jobs'][0]['status'] == 'ok' and not any(a['kind'] == 'shared-cpus' for a in d['jobs'][0]['anomalies'])"
 check "--wait: the other run had finished measuring (its lock is free)" python3 - \

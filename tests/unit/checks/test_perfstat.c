@@ -250,6 +250,20 @@ static void test_bad_counts(void **state)
 	assert_int_equal(pb_perfstat_parse("inf,,cycles,1,100.00,,\n", &ps, err, sizeof(err)),
 			 -1);
 	assert_string_equal(err, "line 1: cycles: not a count inf");
+	/* perf's counters are 64-bit: 2^64 and more is not a count perf printed */
+	assert_int_equal(pb_perfstat_parse("  10000000000000000000000000000  cycles\n", &ps,
+					   err, sizeof(err)), -1);
+	assert_string_equal(err, "line 1: cycles: count 1e+28 is 2^64 or more, more than "
+			    "a 64-bit counter holds");
+	assert_int_equal(pb_perfstat_parse("18446744073709551616,,cycles,1,100.00,,\n", &ps,
+					   err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is 2^64 or more"));
+	assert_int_equal(pb_perfstat_parse("1e309,,cycles,1,100.00,,\n", &ps, err,
+					   sizeof(err)), -1);
+	/* the largest count a u64 counter holds is one */
+	parse_str("  18446744073709549568  cycles\n", &ps);
+	assert_int_equal(ps.nr, 1);
+	pb_perfstat_free(&ps);
 	/* zero is a count; "-0" too */
 	parse_str("  0  cycles\n  -0  instructions\n", &ps);
 	assert_int_equal(ps.nr, 2);

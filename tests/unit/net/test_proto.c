@@ -226,6 +226,9 @@ static void test_msg_long(void **state)
 	pb_msg_add(m, "junk", "3x");
 	pb_msg_add(m, "empty", "%s", "");
 	pb_msg_add(m, "huge", "99999999999999999999999");
+	pb_msg_add(m, "space", " 0");
+	pb_msg_add(m, "plus", "+1");
+	pb_msg_add(m, "minus", "- 1");
 	assert_int_equal(pb_msg_long(m, "cpu", 0, 10, &v, err, sizeof(err)), 0);
 	assert_int_equal(v, 3);
 	assert_int_equal(pb_msg_long(m, "cpu", 0, 2, &v, err, sizeof(err)), -1);
@@ -235,6 +238,14 @@ static void test_msg_long(void **state)
 	assert_non_null(strstr(err, "not an integer"));
 	assert_int_equal(pb_msg_long(m, "empty", 0, 9, &v, err, sizeof(err)), -1);
 	assert_int_equal(pb_msg_long(m, "huge", 0, 9, &v, err, sizeof(err)), -1);
+	/* strtol would take these: a peer's "cpu= 0" is refused, not read as 0 */
+	assert_int_equal(pb_msg_long(m, "space", 0, 9, &v, err, sizeof(err)), -1);
+	assert_string_equal(err, "space: ' 0' is not an integer");
+	assert_int_equal(pb_msg_long(m, "plus", 0, 9, &v, err, sizeof(err)), -1);
+	assert_int_equal(pb_msg_long(m, "minus", -9, 9, &v, err, sizeof(err)), -1);
+	pb_msg_add(m, "negok", "-3");
+	assert_int_equal(pb_msg_long(m, "negok", -9, 9, &v, err, sizeof(err)), 0);
+	assert_int_equal(v, -3);
 	assert_int_equal(pb_msg_long(m, "absent", 0, 9, &v, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "missing"));
 	free(m);

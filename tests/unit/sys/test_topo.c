@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <hwloc.h>
@@ -584,6 +585,72 @@ static void test_load_xml(void **state)
 	hwloc_topology_destroy(h);
 }
 
+/*
+ * A FIFO (or a folder) given as the topology is not a regular file: said
+ * so, without blocking on its open, not called a synthetic description.
+ */
+static void test_load_fifo(void **state)
+{
+	char dir[] = "/tmp/pinbench-topo-XXXXXX", fifo[64], rel[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/machine.xml", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	alarm(60);	/* an open that blocks fails the test, not hangs it */
+	assert_load_fails(fifo, "not a regular file (a FIFO)");
+	assert_load_fails(dir, "not a regular file (a directory)");
+	/* a bare name in the current folder too */
+	assert_int_equal(chdir(dir), 0);
+	snprintf(rel, sizeof(rel), "machine.xml");
+	assert_load_fails(rel, "cannot read topology file machine.xml: not a regular file");
+	assert_int_equal(chdir("/"), 0);
+	alarm(0);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+static struct pb_topo *load_only(const char *spec, const char *only)
+{
+	struct pb_topo *t = NULL;
+	char err[256] = "";
+
+	if (pb_topo_load_only(&t, spec, only, err, sizeof(err)) < 0)
+		fail_msg("load '%s' on CPUs %s: %s", spec, only, err);
+	return t;
+}
+
+/*
+ * Under `taskset -c 1` on two cores, same-socket is skipped because one
+ * of the two cores is allowed, not because a package has one core.
+ */
+static void test_affinity_reasons(void **state)
+{
+	struct pb_topo *t = load_only("pack:1 core:2 pu:1", "1");
+	char err[256];
+
+	(void)state;
+	assert_summary(t, 1, 1, 1, 0, 1, false);
+	assert_skipped(t, "same-socket", 1, "1 of 2 cores allowed");
+	assert_skipped(t, "diff-socket", 1, "1 package");
+	pb_topo_free(t);
+	t = load_only("pack:2 l3:1 core:2 pu:2", "0-3");	/* package 0 only */
+	assert_skipped(t, "diff-socket", 1, "1 of 2 packages allowed");
+	pb_topo_free(t);
+	t = load_only("pack:2 l3:1 core:2 pu:2", "0,4");	/* one PU a package */
+	assert_skipped(t, "same-socket", 1, "2 of 4 cores allowed");
+	assert_skipped(t, "same-llc", 1, "2 of 4 cores allowed");
+	pb_topo_free(t);
+	/* the whole machine: as before */
+	t = load("pack:2 core:1 pu:1");
+	assert_skipped(t, "same-socket", 1, "1 core per package");
+	pb_topo_free(t);
+	t = NULL;
+	assert_int_equal(pb_topo_load_only(&t, "pack:1 core:2 pu:1", "7", err, sizeof(err)), -1);
+	assert_null(t);
+	assert_non_null(strstr(err, "no usable CPUs"));
+}
+
 /* ---- this machine ---- */
 
 static void test_this_machine(void **state)
@@ -764,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_synthetic_cap),
 		cmocka_unit_test(test_load_xml),
+		cmocka_unit_test(test_load_fifo),
+		cmocka_unit_test(test_affinity_reasons),
 		cmocka_unit_test(test_this_machine),
 		cmocka_unit_test(test_restricted_and_bind),
 		cmocka_unit_test(test_report_json),
