@@ -28,7 +28,7 @@ static const char compare_usage[] =
 	"                                 cells that regressed (text or markdown)\n"
 	"  --order version|given          order rows as versions (default) or as read\n"
 	"  --baseline LABEL               compare against LABEL (default: the first row)\n"
-	"  --min-change PCT               noise floor for a significant change (default 1)\n"
+	"  --min-change PCT               noise floor, 0..1000, for a significant change (default 1)\n"
 	"  --format text|markdown|csv|json\n"
 	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
 	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
@@ -94,10 +94,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_cmp_opts *co = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &co->min_change))
-		return bad_value(arg);
-	return PB_OPTS_OK;
+	return pb_opt_double("compare", o->name, arg, 0, PB_MIN_CHANGE_MAX, &co->min_change);
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */

@@ -20,6 +20,7 @@
 #include "cli/opts.h"
 #include "sys/env.h"
 #include "sys/probe.h"
+#include "lib/util.h"
 
 static void usage(FILE *f)
 {
@@ -55,16 +56,13 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *val)
 static int opt_nominal(void *ctx, const struct pb_opt *opt, const char *val)
 {
 	struct pb_doctor_opts *o = ctx;
-	char *end;
+	int rc = pb_opt_double("doctor", opt->name, val, 0, 1e6, &o->nominal_mhz);
 
-	(void)opt;
-	errno = 0;
-	o->nominal_mhz = strtod(val, &end);
-	if (errno || *end || end == val || !(o->nominal_mhz > 0) || o->nominal_mhz > 1e6) {
+	if (rc == PB_OPTS_OK && !(o->nominal_mhz > 0)) {
 		fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, not '%s'\n", val);
-		return PB_OPTS_FAILED;
+		rc = PB_OPTS_FAILED;
 	}
-	return PB_OPTS_OK;
+	return rc;
 }
 
 /* 0, 1 (--help), or -1 with a message printed */

@@ -29,7 +29,7 @@ static const char export_usage[] =
 	"           ktap         KTAP version 1 (kselftest, KernelCI)\n"
 	"           junit        JUnit XML (Jenkins, GitLab): a testsuite per job\n"
 	"  --baseline PATH                judge against these results (file or folder)\n"
-	"  --min-change PCT               noise floor of a significant change (default 1)\n"
+	"  --min-change PCT               noise floor, 0..1000, of a significant change (default 1)\n"
 	"  --no-correction                judge each case on its own p (default: q,\n"
 	"                                 adjusted for the number of cases)\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
@@ -47,12 +47,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct export_opts *e = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &e->x.min_change)) {
-		fprintf(stderr, "pinbench export: --min-change: bad value '%s'\n", arg);
-		return PB_OPTS_FAILED;
-	}
-	return PB_OPTS_OK;
+	return pb_opt_double("export", o->name, arg, 0, PB_MIN_CHANGE_MAX, &e->x.min_change);
 }
 
 static int export_opts(int argc, char **argv, struct export_opts *e)

@@ -24,7 +24,8 @@ static const char nightly_usage[] =
 	"result.  Exit 0 no regression, 1 a regression, 3 a job failed, 2 usage.\n"
 	"  --history DIR        the results history (required)\n"
 	"  --label TEXT         this run's label (default: the kernel release)\n"
-	"  --min-change PCT     noise floor for a significant change (default 1)\n"
+	"  --min-change PCT     noise floor for a significant change, 0..1000\n"
+	"                       (default 1)\n"
 	"  --no-plot            no report.png\n"
 	"  -q                   print nothing unless there is a regression, a failure\n"
 	"                       or an error (then all of it, pinbench run's output too)\n"
@@ -81,8 +82,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_nightly_opts *n = ctx;
 
-	(void)o;
-	return pb_opt_nonneg(arg, &n->min_change) ? PB_OPTS_USAGE : PB_OPTS_OK;
+	return pb_opt_double("nightly", o->name, arg, 0, PB_MIN_CHANGE_MAX, &n->min_change);
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */

@@ -27,7 +27,7 @@ static const char report_usage[] =
 	"changelog), DIR/report.txt (72 columns, for an email; also on stdout) and the\n"
 	"plot DIR/report.png and .svg (with gnuplot).\n"
 	"  -o, --output DIR               where (default report-NEW-vs-BASELINE)\n"
-	"  --min-change PCT               noise floor of a significant change (default 1)\n"
+	"  --min-change PCT               noise floor, 0..1000, of a significant change (default 1)\n"
 	"  --no-correction                judge each cell on its own p\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
 	"  --no-plot                      no plot\n"
@@ -44,12 +44,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct report_opts *r = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &r->cmp.min_change)) {
-		fprintf(stderr, "pinbench report: --min-change: bad value '%s'\n", arg);
-		return PB_OPTS_FAILED;
-	}
-	return PB_OPTS_OK;
+	return pb_opt_double("report", o->name, arg, 0, PB_MIN_CHANGE_MAX, &r->cmp.min_change);
 }
 
 /*

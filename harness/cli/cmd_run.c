@@ -181,14 +181,9 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 /* --seed: 0 and *seed set, or -1 when it is not a number 0..2^32-1. */
 static int seed_parse(const char *s, unsigned long *seed)
 {
-	unsigned long long v;
-	char *end;
+	long v;
 
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno || v > 0xffffffffULL)
+	if (*s == '-' || *s == '+' || pb_parse_long(s, 0, 0xffffffffL, &v))
 		return -1;
 	*seed = (unsigned long)v;
 	return 0;

@@ -14,6 +14,7 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "net/server.h"
+#include "lib/util.h"
 
 static const char server_help[] =
 "usage: pinbench server [OPTIONS]\n"
@@ -35,15 +36,7 @@ static const char server_help[] =
 
 static int num(const char *s, long min, long max, long *out)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return pb_parse_long(s, min, max, out) ? -1 : 0;
 }
 
 /* "0,2-3" into set; every CPU must be one this process may run on. */

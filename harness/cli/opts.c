@@ -10,16 +10,27 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "lib/util.h"
 
 #define OPTS_MAX	32
 #define LONG_BASE	256	/* getopt_long's value for row i: its letter, or LONG_BASE + i */
 
-int pb_opt_nonneg(const char *arg, double *v)
+int pb_opt_double(const char *cmd, const char *name, const char *arg, double min, double max,
+		  double *v)
 {
-	char *end;
+	char shown[64];
+	int rc = pb_parse_double(arg, min, max, v);
 
-	*v = strtod(arg, &end);
-	return end == arg || *end || *v < 0 ? -1 : 0;
+	if (!rc)
+		return PB_OPTS_OK;
+	pb_str_shown(arg, shown, sizeof(shown));
+	if (rc == PB_NUM_SYNTAX)
+		fprintf(stderr, "pinbench %s: --%s: '%s' is not a decimal number\n", cmd, name,
+			shown);
+	else
+		fprintf(stderr, "pinbench %s: --%s: '%s' is out of range %g..%g\n", cmd, name,
+			shown, min, max);
+	return PB_OPTS_FAILED;
 }
 
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
