@@ -66,4 +66,30 @@ exits2 "nightly --min-change -1 names the value" \
 	"$PB" nightly --history "$T/h" --min-change -1 configs/quick.ini
 check "nightly ran nothing for a bad --min-change" test ! -e "$T/h"
 
+# ---- hostile job names in result files (JSON escapes: jansson hands them over)
+python3 - "$T/base.json" "$T/new.json" <<'PY'
+import json, sys
+names = {"pingpong": "a\ufffeb\uffffc\u0001d\u001b[2Je\ud7ff\ue000\U0001f600",
+         "stream": '=HYPERLINK("http://x","y")'}
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    for j in d["jobs"]:
+        j["name"] = names[j["name"]]
+    json.dump(d, open(f.replace(".json", "-h.json"), "w"))
+PY
+ok $? "result files with hostile job names"
+
+# ---- item 6: JUnit XML holds only what XML 1.0 allows
+"$PB" export --format junit --baseline "$T/base-h.json" -o "$T/j.xml" "$T/new-h.json" \
+	>"$T/out" 2>&1
+ok $? "export --format junit of U+FFFE, U+FFFF, C0 and C1 names" "$T/out"
+check "the JUnit XML parses (xml.etree), the names' allowed characters kept" \
+	python3 - "$T/j.xml" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+names = {s.get("name") for s in ET.parse(sys.argv[1]).getroot().iter("testsuite")}
+assert "a?b?c?d?[2Je\ud7ff\ue000\U0001f600" in names, names
+assert '=HYPERLINK("http://x","y")' in names, names
+PY
+
 done_testing
