@@ -92,4 +92,18 @@ assert "a?b?c?d?[2Je\ud7ff\ue000\U0001f600" in names, names
 assert '=HYPERLINK("http://x","y")' in names, names
 PY
 
+# ---- CSV: a cell that starts like a formula stays text
+"$PB" compare --format csv "$T/base-h.json" "$T/new-h.json" >"$T/csv" 2>"$T/err"
+ok $? "compare --format csv of the hostile names" "$T/err"
+check "a '=HYPERLINK(...)' job name gets a leading quote, the name kept" \
+	python3 - "$T/csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+jobs = {r["job"] for r in rows}
+assert "'=HYPERLINK(\"http://x\",\"y\")" in jobs, jobs
+for r in rows:
+    for v in r.values():
+        assert v[:1] not in ("=", "+", "@", "\t", "\r"), r
+PY
+
 done_testing
