@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "report/compare.h"
 #include "report/fleet.h"
@@ -52,7 +53,7 @@ static int parse_enum(const char *arg, const char *const *names, int n)
 
 static int bad_value(const char *arg)
 {
-	fprintf(stderr, "pinbench compare: bad value '%s'\n", arg);
+	pb_say(stderr, "pinbench compare: bad value '%s'\n", arg);
 	return PB_OPTS_USAGE;
 }
 
@@ -121,7 +122,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		return rc;
 	if (optind < argc)
 		return PB_OPTS_OK;
-	fprintf(stderr, "pinbench compare: no result files given\n%s", compare_usage);
+	pb_say(stderr, "pinbench compare: no result files given\n%s", compare_usage);
 	return PB_OPTS_FAILED;
 }
 
@@ -132,9 +133,9 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
 
 	rc = pb_cmp_load_all(c, paths, n, err, sizeof(err));
 	for (i = 0; i < c->nr_skipped; i++)
-		fprintf(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
+		pb_say(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
 	if (rc)
-		fprintf(stderr, "pinbench %s: %s\n", who, err);
+		pb_say(stderr, "pinbench %s: %s\n", who, err);
 	return rc ? 2 : 0;
 }
 
@@ -167,7 +168,7 @@ static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i
 	       "=== host class %d of %d: %s\n    hosts: %s\n\n", i + 1, nr, k->name, k->hosts);
 	if (pb_cmp_load_all(&cc, paths, n, err, sizeof(err)) ||
 	    pb_cmp_comparable(&cc, o->allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+		pb_say(stderr, "pinbench compare: %s: %s\n", k->name, err);
 		rc = 2;
 	} else if (o->baseline && pb_cmp_find_group(&cc, o->baseline) < 0) {
 		snprintf(k->note, sizeof(k->note), "no results grouped as %s", o->baseline);
@@ -176,7 +177,7 @@ static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i
 		pb_cmp_order(&cc, o->order_given);
 		if (pb_cmp_report(&cc, o, stdout, err, sizeof(err)) < 0 ||
 		    pb_fleet_collect(&cc, o, k)) {
-			fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+			pb_say(stderr, "pinbench compare: %s: %s\n", k->name, err);
 			rc = 2;
 		}
 		k->compared = true;
@@ -194,7 +195,7 @@ static int compare_fleet(char **paths, int n, const struct pb_cmp_opts *o, bool 
 	int rc, nr = 0, total = 0;
 
 	if (o->format != PB_FMT_TEXT && o->format != PB_FMT_MARKDOWN) {
-		fprintf(stderr, "pinbench compare: --by-class writes text or markdown\n");
+		pb_say(stderr, "pinbench compare: --by-class writes text or markdown\n");
 		return 2;
 	}
 	rc = pb_cli_load(&all, paths, n, "compare");
@@ -202,7 +203,7 @@ static int compare_fleet(char **paths, int n, const struct pb_cmp_opts *o, bool 
 		nr = all.nr_groups;
 		v = calloc((size_t)nr, sizeof(*v));
 		if (!v) {
-			fprintf(stderr, "pinbench compare: out of memory\n");
+			pb_say(stderr, "pinbench compare: out of memory\n");
 			rc = 2;
 		}
 	}
@@ -237,7 +238,7 @@ int cmd_compare(int argc, char **argv)
 	c.test = o.test;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
 	if (!rc && pb_cmp_comparable(&c, o.allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench compare: %s\n", err);
+		pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {
@@ -245,7 +246,7 @@ int cmd_compare(int argc, char **argv)
 		n = pb_cmp_report(&c, &o, stdout, err, sizeof(err));
 		fflush(stdout);
 		if (n < 0)
-			fprintf(stderr, "pinbench compare: %s\n", err);
+			pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = n < 0 ? 2 : fail && n > 0 ? 1 : 0;
 	}
 	pb_cmp_free(&c);

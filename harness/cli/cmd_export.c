@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/export.h"
@@ -68,13 +69,13 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 	if (rc)
 		return rc;
 	if (!e->format) {
-		fprintf(stderr, "pinbench export: no --format given (lava, lava-signal, ktap or "
+		pb_say(stderr, "pinbench export: no --format given (lava, lava-signal, ktap or "
 			"junit)\n");
 		return PB_OPTS_FAILED;
 	}
 	f = pb_exp_format_parse(e->format);
 	if (f < 0) {
-		fprintf(stderr, "pinbench export: unknown format '%s': want lava, lava-signal, "
+		pb_say(stderr, "pinbench export: unknown format '%s': want lava, lava-signal, "
 			"ktap or junit\n", e->format);
 		return PB_OPTS_FAILED;
 	}
@@ -82,7 +83,7 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 	e->x.no_correction = e->no_correction;
 	if (optind < argc)
 		return PB_OPTS_OK;
-	fprintf(stderr, "pinbench export: no result files given\n%s", export_usage);
+	pb_say(stderr, "pinbench export: no result files given\n%s", export_usage);
 	return PB_OPTS_FAILED;
 }
 
@@ -96,13 +97,13 @@ static int emit(struct pb_cmp *c, const struct export_opts *e)
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "pinbench export: %s\n", strerror(errno));
+		pb_say(stderr, "pinbench export: %s\n", strerror(errno));
 		return 2;
 	}
 	rc = pb_export(c, &e->x, f, &n, err, sizeof(err));
 	fclose(f);
 	if (rc) {
-		fprintf(stderr, "pinbench export: %s\n", err);
+		pb_say(stderr, "pinbench export: %s\n", err);
 		free(buf);
 		return 2;
 	}
@@ -114,11 +115,11 @@ static int emit(struct pb_cmp *c, const struct export_opts *e)
 			buf[len - 1] = 0;	/* pb_file_save adds it */
 		rc = pb_file_save(e->out, buf, false, err, sizeof(err));
 		if (rc)
-			fprintf(stderr, "pinbench export: %s\n", err);
+			pb_say(stderr, "pinbench export: %s\n", err);
 	}
 	free(buf);
 	if (!rc)
-		fprintf(stderr, "pinbench export: %d passed, %d failed, %d skipped%s%s\n",
+		pb_say(stderr, "pinbench export: %d passed, %d failed, %d skipped%s%s\n",
 			n.pass, n.fail, n.skip, e->out ? ": " : "", e->out ? e->out : "");
 	return rc ? 2 : 0;
 }
@@ -137,7 +138,7 @@ static void warn_labels(char **paths, int n)
 		for (int i = 0; i < c.nr_groups && off < sizeof(list); i++)
 			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
 						i ? ", " : "", c.groups[i]);
-		fprintf(stderr, "pinbench export: warning: the results hold %d labels (%s), "
+		pb_say(stderr, "pinbench export: warning: the results hold %d labels (%s), "
 			"pooled as one: export one label's results at a time\n", c.nr_groups,
 			list);
 	}
@@ -162,7 +163,7 @@ int cmd_export(int argc, char **argv)
 		c.force_group = "baseline";
 		rc = pb_cli_load(&c, (char **)&e.baseline, 1, "export");
 		if (!rc && c.nr_groups != 2) {
-			fprintf(stderr, "pinbench export: --baseline %s: no result files there "
+			pb_say(stderr, "pinbench export: --baseline %s: no result files there "
 				"but those given as results\n", e.baseline);
 			rc = 2;
 		}
@@ -171,7 +172,7 @@ int cmd_export(int argc, char **argv)
 	}
 	c.force_group = NULL;
 	if (!rc && e.baseline && pb_cmp_comparable(&c, e.allow, err, sizeof(err))) {
-		fprintf(stderr, "pinbench export: %s\n", err);
+		pb_say(stderr, "pinbench export: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/util.h"
 #include "report/compare.h"
@@ -47,7 +48,7 @@ static int opt_forward(void *ctx, const struct pb_opt *o, const char *arg)
 	if (!o->name)
 		n->quiet = true;
 	if (n->nr_fwd + 2 > PB_NIGHTLY_MAX_ARGS) {
-		fprintf(stderr, "pinbench nightly: too many options\n");
+		pb_say(stderr, "pinbench nightly: too many options\n");
 		return PB_OPTS_USAGE;
 	}
 	n->fwd[n->nr_fwd++] = (char *)opt;
@@ -63,7 +64,7 @@ static int opt_label(void *ctx, const struct pb_opt *o, const char *arg)
 
 	(void)o;
 	if (pb_label_check(arg, err, sizeof(err))) {
-		fprintf(stderr, "pinbench nightly: --label %s\n", err);
+		pb_say(stderr, "pinbench nightly: --label %s\n", err);
 		return PB_OPTS_FAILED;
 	}
 	snprintf(n->label, sizeof(n->label), "%s", arg);
@@ -137,7 +138,7 @@ int cmd_nightly(int argc, char **argv)
 	/* -q: held back, shown only when there is something to act on */
 	if (n.quiet && (!(out = open_memstream(&qo, &qol)) ||
 			!(warn = open_memstream(&qe, &qel)))) {
-		fprintf(stderr, "pinbench nightly: out of memory\n");
+		pb_say(stderr, "pinbench nightly: out of memory\n");
 		if (out)
 			fclose(out);
 		free(qo);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "report/plot.h"
 
@@ -77,7 +78,7 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 		return rc;
 	if (optind < argc && p->out)
 		return PB_OPTS_OK;
-	fprintf(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
+	pb_say(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
 		"-o FILE.png|FILE.svg is required", plot_usage);
 	return PB_OPTS_FAILED;
 }
@@ -103,7 +104,7 @@ int cmd_plot(int argc, char **argv)
 		return pb_opts_exit(rc);
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
 	if (!rc && pb_cmp_comparable(&c, p.allow, err, sizeof(err))) {
-		fprintf(stderr, "pinbench plot: %s\n", err);
+		pb_say(stderr, "pinbench plot: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {
@@ -111,7 +112,7 @@ int cmd_plot(int argc, char **argv)
 		plot_env_diffs(&c);
 		rc = pb_plot_write(&c, p.baseline, p.out, err, sizeof(err));
 		if (rc)
-			fprintf(stderr, "pinbench plot: %s\n", err);
+			pb_say(stderr, "pinbench plot: %s\n", err);
 		else
 			printf("%s\n", p.out);
 		rc = rc == -2 ? 2 : rc ? 1 : 0;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/changelog.h"
@@ -86,20 +87,20 @@ static int save(struct pb_cmp *c, const struct pb_changelog *cl, bool md, const 
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "pinbench report: %s\n", strerror(errno));
+		pb_say(stderr, "pinbench report: %s\n", strerror(errno));
 		return 2;
 	}
 	rc = pb_changelog_write(c, cl, md, f, err, sizeof(err));
 	fclose(f);
 	if (rc < 0) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		free(buf);
 		return 2;
 	}
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = 0;		/* pb_file_save adds it */
 	if (pb_file_save(path, buf, false, err, sizeof(err))) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		free(buf);
 		return 2;
 	}
@@ -122,7 +123,7 @@ static int plots(struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
 	if (!r)
 		r = pb_plot_write(c, c->groups[cl->base], svg, err, sizeof(err));
 	if (r) {
-		fprintf(stderr, "pinbench report: no plot: %s\n", r == -2 ?
+		pb_say(stderr, "pinbench report: no plot: %s\n", r == -2 ?
 			"gnuplot is not installed (apt-get install gnuplot-nox)" : err);
 		return r == -2 ? 0 : 2;
 	}
@@ -153,7 +154,7 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return pb_opts_exit(rc);
 	if (argc - optind != 2) {
-		fprintf(stderr, "pinbench report: want BASELINE and NEW, got %d path%s\n%s",
+		pb_say(stderr, "pinbench report: want BASELINE and NEW, got %d path%s\n%s",
 			argc - optind, argc - optind == 1 ? "" : "s", report_usage);
 		return 2;
 	}
@@ -169,11 +170,11 @@ int cmd_report(int argc, char **argv)
 	}
 	c.force_group = NULL;
 	if (!rc && c.nr_groups != 2) {
-		fprintf(stderr, "pinbench report: BASELINE and NEW are the same files\n");
+		pb_say(stderr, "pinbench report: BASELINE and NEW are the same files\n");
 		rc = 2;
 	}
 	if (!rc && pb_cmp_comparable(&c, r.cmp.allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		rc = 2;
 	}
 	if (rc)
@@ -188,7 +189,7 @@ int cmd_report(int argc, char **argv)
 	else
 		snprintf(dir, sizeof(dir), "report-%s-vs-%s", b, a);
 	if (pb_mkdirs(dir)) {
-		fprintf(stderr, "pinbench report: %s: %s\n", dir, strerror(errno));
+		pb_say(stderr, "pinbench report: %s: %s\n", dir, strerror(errno));
 		rc = 2;
 		goto out;
 	}
@@ -202,7 +203,7 @@ int cmd_report(int argc, char **argv)
 		rc = save(&c, &cl, false, path, &text);
 	if (!rc) {
 		printf("%s\n", text);
-		fprintf(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
+		pb_say(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
 			cl.png ? ", report.png, report.svg" : "");
 	}
 out:

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "net/proto.h"
 #include "sys/cpulock.h"
@@ -148,7 +149,7 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *arg)
 
 	(void)opt;
 	if (strcmp(arg, "text") && strcmp(arg, "json")) {
-		fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n", x->cmd, arg);
+		pb_say(stderr, "pinbench %s: --format: '%s' is not text or json\n", x->cmd, arg);
 		return PB_OPTS_FAILED;
 	}
 	x->o->json = !strcmp(arg, "json");
@@ -172,7 +173,7 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 
 	(void)opt;
 	if (add_kv_arg(x->o, arg, "--set")) {
-		fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
+		pb_say(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
 		return PB_OPTS_FAILED;
 	}
 	return PB_OPTS_OK;
@@ -228,7 +229,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		fputs(run_help, stdout);
 		return 0;
 	case PB_OPTS_USAGE:
-		fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
+		pb_say(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
 		return 2;
 	default:
 		return 2;
@@ -236,12 +237,12 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 			0xffffffffUL;
 	if (o->seed && seed_parse(o->seed, &o->seed_value)) {
-		fprintf(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
+		pb_say(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
 			cmd, o->seed);
 		return 2;
 	}
 	if (pb_label_check(o->label, err, sizeof(err))) {
-		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
+		pb_say(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
 			"the default label (uname -r)" : "--label", err);
 		return 2;
 	}
@@ -297,7 +298,7 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 
 		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
 			key_origin(j, "events", where, sizeof(where));
-			fprintf(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
+			pb_say(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
 			return 2;
 		}
 		if (j->counters_cpu)
@@ -326,7 +327,7 @@ static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
 				continue;
 			key_origin(j, "cpus", where, sizeof(where));
 			pb_topo_cpus_text(t, allowed, sizeof(allowed));
-			fprintf(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
+			pb_say(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
 				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
 				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
 				"or cpuset" : "no such CPU", allowed);
@@ -351,13 +352,13 @@ static int check_outdir(const struct run_opts *o)
 	/* room for "/<timestamp>-<job file, 127 at most>-999.json.tmp.XXXXXX" */
 	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
 	    (int)sizeof(dir) - 200) {
-		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
+		pb_say(stderr, "pinbench: -o %s: path too long\n", o->outdir);
 		return 2;
 	}
 	if (!o->dry_run) {
 		if (pb_mkdirs(dir)) {
 			e = errno;
-			fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
+			pb_say(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
 				dir, strerror(e));
 			return 2;
 		}
@@ -369,7 +370,7 @@ static int check_outdir(const struct run_opts *o)
 			return 0;
 		}
 		e = errno;
-		fprintf(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
+		pb_say(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
 			strerror(e));
 		return 2;
 	}
@@ -393,7 +394,7 @@ static int check_outdir(const struct run_opts *o)
 		return 0;
 bad:
 	e = errno;
-	fprintf(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
+	pb_say(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
 		o->outdir, o->outdir, o->label, dir, strerror(e));
 	return 2;
 }
@@ -434,7 +435,7 @@ static void say_unsupported(const struct pb_result *r, char (*said)[96], int *ns
 		if (k < *nsaid || *nsaid >= 64)
 			continue;
 		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
-		fprintf(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
+		pb_say(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
 	}
 }
 
@@ -784,8 +785,9 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
 	dur_text((job_left > 0 ? job_left : 0) + pg->rest_s, left, sizeof(left));
 	if (pg->rounds > 1)
 		snprintf(round, sizeof(round), "round %d of %d, ", pg->round, pg->rounds);
-	fprintf(stderr, "\r\033[K%sjob %d of %d: %s %s: %s; about %s left", round, pg->job,
-		pg->jobs, job, pl, win, left);
+	fputs("\r\033[K", stderr);	/* the one escape: ours, on a terminal */
+	pb_say(stderr, "%sjob %d of %d: %s %s: %s; about %s left", round, pg->job, pg->jobs, job,
+	       pl, win, left);
 }
 
 /*
@@ -874,7 +876,7 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 	}
 	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
 	if (!rc && *nheld && o->wait) {
-		fprintf(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
+		pb_say(stderr, "pinbench: %s: waiting for CPU %d (pid %d, another pinbench)\n",
 			j->name, held[0].cpu, held[0].pid);
 		while (!rc && *nheld && !pb_interrupted) {
 			pb_cpulock_release(l);
@@ -889,10 +891,10 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 	free(cpus);
 	if (rc == -1 && !said) {
 		said = true;
-		fprintf(stderr, "pinbench: %s; runs are not kept apart\n", err);
+		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
 	}
 	for (int k = 0; rc != -EINTR && k < *nheld; k++)
-		fprintf(stderr, "pinbench: %s: CPU %d is being measured by another pinbench "
+		pb_say(stderr, "pinbench: %s: CPU %d is being measured by another pinbench "
 			"(pid %d); running anyway (--wait waits)\n", j->name, held[k].cpu,
 			held[k].pid);
 	return rc == -EINTR ? rc : 0;
@@ -1105,7 +1107,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		return 2;
 	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
-		fprintf(stderr, "pinbench: %s\n", path);
+		pb_say(stderr, "pinbench: %s\n", path);
 		free(evl);
 		return 2;
 	}
@@ -1157,7 +1159,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			failed |= r->status == PB_FAILED;
 			if (worth_saving(&run) && save_run(&sv, &run, NULL) &&
 			    strcmp(sv.err, last_err)) {	/* the next save tries again */
-				fprintf(stderr, "pinbench: %s\n", sv.err);
+				pb_say(stderr, "pinbench: %s\n", sv.err);
 				snprintf(last_err, sizeof(last_err), "%s", sv.err);
 			}
 			/* one round: each job's table once its placements are done */
@@ -1177,13 +1179,13 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	}
 	rc = failed;
 	if (!worth_saving(&run)) {
-		fprintf(stderr, "pinbench: interrupted before any job finished a repeat; "
+		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
 			"nothing saved\n");
 		rc = 1;
 		goto out;
 	}
 	if (save_run(&sv, &run, &text)) {
-		fprintf(stderr, "pinbench: results not saved: %s\n", sv.err);
+		pb_say(stderr, "pinbench: results not saved: %s\n", sv.err);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
 		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
@@ -1191,7 +1193,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	if (o->json && text)		/* saved or not: what was asked for */
 		fputs(text, stdout), fputc('\n', stdout);
 	if (run_cut(&run)) {
-		fprintf(stderr, "pinbench: interrupted; what finished is saved\n");
+		pb_say(stderr, "pinbench: interrupted; what finished is saved\n");
 		rc = 1;
 	}
 out:
@@ -1212,11 +1214,11 @@ static int load_topo(const struct run_opts *o, struct pb_topo **t, const char *c
 	char err[512];
 
 	if (pb_topo_load(t, o->topology, err, sizeof(err))) {
-		fprintf(stderr, "pinbench %s: %s\n", cmd, err);
+		pb_say(stderr, "pinbench %s: %s\n", cmd, err);
 		return 2;
 	}
 	if (o->topology && !o->dry_run) {
-		fprintf(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
+		pb_say(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
 			"only on this machine's topology (use --dry-run to plan)\n", cmd, o->topology);
 		pb_topo_free(*t);
 		return 2;
@@ -1244,7 +1246,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 	for (int i = 0; i < n; i++) {	/* every file checked before anything runs */
 		if (pb_jobs_load(files[i], NULL, o->over, o->nr_over,
 				 pb_topo_nr_cpus(t), &sets[i], err, sizeof(err))) {
-			fprintf(stderr, "pinbench: %s\n", err);
+			pb_say(stderr, "pinbench: %s\n", err);
 			rc = 2;
 			goto out;
 		}
@@ -1273,7 +1275,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 		if (r > rc)
 			rc = r;
 		if (pb_interrupted && i + 1 < n) {
-			fprintf(stderr, "pinbench: interrupted; %d job file%s not run\n",
+			pb_say(stderr, "pinbench: interrupted; %d job file%s not run\n",
 				n - i - 1, n - i - 1 > 1 ? "s" : "");
 			rc = rc > 1 ? rc : 1;
 		}
@@ -1294,7 +1296,7 @@ int cmd_run(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	if (optind >= argc) {
-		fprintf(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
+		pb_say(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
 		rc = 2;
 		goto out;
 	}
@@ -1320,12 +1322,12 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	rc = 2;
 	if (optind >= argc) {
-		fprintf(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
+		pb_say(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
 		goto out;
 	}
 	for (int i = optind + 1; i < argc; i++) {
 		if (add_kv_arg(&o, argv[i], "command line")) {
-			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+			pb_say(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
 			goto out;
 		}
 	}
@@ -1335,7 +1337,7 @@ int cmd_bench(int argc, char **argv)
 	rc = 2;
 	if (pb_jobs_load(NULL, argv[optind], o.over, o.nr_over, pb_topo_nr_cpus(t),
 			 &js, err, sizeof(err))) {
-		fprintf(stderr, "pinbench bench: %s\n", err);
+		pb_say(stderr, "pinbench bench: %s\n", err);
 		goto out_topo;
 	}
 	rc = check_run(&o, t, &js, 1);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "net/server.h"
 #include "lib/util.h"
@@ -74,7 +75,7 @@ static int cpus_parse(const char *s, cpu_set_t *set, char *err, size_t len)
 
 static int bad_value(const struct pb_opt *o, const char *arg)
 {
-	fprintf(stderr, "pinbench server: --%s '%s': bad value (see --help)\n", o->name, arg);
+	pb_say(stderr, "pinbench server: --%s '%s': bad value (see --help)\n", o->name, arg);
 	return PB_OPTS_FAILED;
 }
 
@@ -119,7 +120,7 @@ static int opt_cpus(void *ctx, const struct pb_opt *o, const char *arg)
 
 	(void)o;
 	if (cpus_parse(arg, &so->cpus, err, sizeof(err))) {
-		fprintf(stderr, "pinbench server: %s\n", err);
+		pb_say(stderr, "pinbench server: %s\n", err);
 		return PB_OPTS_FAILED;
 	}
 	return PB_OPTS_OK;
@@ -147,13 +148,13 @@ static int server_opts(int argc, char **argv, struct pb_server_opts *o)
 		fputs(server_help, stdout);
 		return 0;
 	case PB_OPTS_USAGE:
-		fprintf(stderr, "pinbench server: see 'pinbench server --help'\n");
+		pb_say(stderr, "pinbench server: see 'pinbench server --help'\n");
 		return 2;
 	default:
 		return 2;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pinbench server: unexpected argument '%s'\n", argv[optind]);
+		pb_say(stderr, "pinbench server: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
 	return -1;
@@ -169,7 +170,7 @@ int cmd_server(int argc, char **argv)
 		return rc;
 	if (pb_server_run(&o, err, sizeof(err))) {
 		if (err[0])
-			fprintf(stderr, "pinbench server: %s\n", err);
+			pb_say(stderr, "pinbench server: %s\n", err);
 		return 1;
 	}
 	return 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "cli/say.h"
 #include "lib/util.h"
 
 #define OPTS_MAX	32
@@ -25,10 +26,10 @@ int pb_opt_double(const char *cmd, const char *name, const char *arg, double min
 		return PB_OPTS_OK;
 	pb_str_shown(arg, shown, sizeof(shown));
 	if (rc == PB_NUM_SYNTAX)
-		fprintf(stderr, "pinbench %s: --%s: '%s' is not a decimal number\n", cmd, name,
+		pb_say(stderr, "pinbench %s: --%s: '%s' is not a decimal number\n", cmd, name,
 			shown);
 	else
-		fprintf(stderr, "pinbench %s: --%s: '%s' is out of range %g..%g\n", cmd, name,
+		pb_say(stderr, "pinbench %s: --%s: '%s' is out of range %g..%g\n", cmd, name,
 			shown, min, max);
 	return PB_OPTS_FAILED;
 }
@@ -71,6 +72,19 @@ static const struct pb_opt *row_of(const struct pb_opt *t, int n, int ch)
 	return NULL;
 }
 
+/* What getopt would have said of the word it refused, the word cleaned. */
+static void getopt_said(char **argv, int ch)
+{
+	const char *w = argv[optind - 1];
+
+	if (optopt && optopt < LONG_BASE && (w[0] != '-' || w[1] != '-'))
+		pb_say(stderr, "pinbench: %s -- '%c'\n", ch == ':' ?
+		       "option requires an argument" : "invalid option", optopt);
+	else
+		pb_say(stderr, "pinbench: option '%s' %s\n", w, ch == ':' ?
+		       "requires an argument" : "is unknown, ambiguous or takes no value");
+}
+
 int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
 		  void *ctx, int *bad)
 {
@@ -82,6 +96,8 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 	if (n > OPTS_MAX)
 		abort();	/* a table too long for the buffers: a bug here */
 	ns = snprintf(shorts, 4, "%s", lead);
+	if (!strchr(lead, ':'))
+		shorts[ns++] = ':';	/* getopt quiet: its messages would quote argv raw */
 	for (i = 0; i < n; i++) {
 		if (t[i].name)
 			lo[nl++] = (struct option){ t[i].name, t[i].arg ? required_argument :
@@ -101,6 +117,8 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 		if (!o) {
 			if (bad)
 				*bad = ch;
+			if (!strchr(lead, ':'))
+				getopt_said(argv, ch);
 			return PB_OPTS_USAGE;
 		}
 		rc = apply(o, ctx, optarg);

@@ -216,11 +216,12 @@ static int where_fail(char *err, size_t len, const char *origin, int line,
 			     with_key ? ": " : "");
 	else if (with_key)
 		n = snprintf(err, len, "%s: ", key);
-	if (n < 0 || (size_t)n >= len)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err + n, len - n, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < len) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, len - n, fmt, ap);
+		va_end(ap);
+	}
+	pb_str_clean(err);	/* the job file's text, quoted */
 	return -1;
 }
 

@@ -21,6 +21,7 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 	n = vsnprintf(err, len, fmt, ap);
 	if (e && n >= 0 && (size_t)n < len)
 		snprintf(err + n, len - n, ": %s", strerror(e));
+	pb_str_clean(err);	/* a message quotes input */
 	return -1;
 }
 
@@ -34,19 +35,39 @@ int pb_errf(char *err, size_t len, int e, const char *fmt, ...)
 	return -1;
 }
 
-bool pb_str_clean(char *s)
+/*
+ * The one cleaning of text that quotes input: a C0 control (but those in
+ * keep), DEL, or a C1 control written in UTF-8 (0xc2 0x80..0x9f, which
+ * some terminals obey like ESC [) becomes '?'.
+ */
+static bool clean(char *s, const char *keep)
 {
 	bool changed = false;
 
 	for (; s && *s; s++) {
 		unsigned char c = *s;
 
-		if (c < 0x20 || c == 0x7f) {
+		if ((c < 0x20 && !strchr(keep, c)) || c == 0x7f) {
 			*s = '?';
+			changed = true;
+		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+			   (unsigned char)s[1] <= 0x9f) {
+			s[0] = s[1] = '?';
+			s++;
 			changed = true;
 		}
 	}
 	return changed;
+}
+
+bool pb_str_clean(char *s)
+{
+	return clean(s, "");
+}
+
+bool pb_text_clean(char *s)
+{
+	return clean(s, "\n\t");
 }
 
 const char *pb_str_shown(const char *s, char *buf, size_t len)

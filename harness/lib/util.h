@@ -16,12 +16,15 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
 /*
- * Make a string from a result file or the network safe to print: every
- * control character (ESC, CR, NL, ...; DEL too) becomes '?', in place.
- * Returns true when anything changed.
+ * Make a string from a result file, the network, a job file or argv safe
+ * to print: every control character (ESC, BEL, CR, NL, ...; DEL and the C1
+ * controls in UTF-8 too) becomes '?', in place.  Returns true when
+ * anything changed.  pb_verrf() and pb_errf() clean the message they make.
  */
 #include <stdbool.h>
 bool pb_str_clean(char *s);
+/* The same for a whole message of several lines: NL and tab are kept. */
+bool pb_text_clean(char *s);
 /*
  * s (at most len - 4 bytes of it, then "...") copied into buf and cleaned
  * as pb_str_clean() does, to quote input in a message: returns buf.

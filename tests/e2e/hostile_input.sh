@@ -106,4 +106,48 @@ for r in rows:
         assert v[:1] not in ("=", "+", "@", "\t", "\r"), r
 PY
 
+# ---- item 9: nothing printed carries ESC, BEL or CR
+# clean NAME COMMAND...: COMMAND's stdout and stderr hold no ESC, BEL, CR
+clean() {
+	_what=$1
+	shift
+	"$@" >"$T/clean.out" 2>&1
+	_rc=$?
+	! grep -q "[$ESC$BEL$CR]" "$T/clean.out" && [ -s "$T/clean.out" ]
+	ok $? "$_what: no ESC, BEL or CR in the output (exit $_rc)" "$T/clean.out"
+}
+printf '[job%s]0;pwn%s]\nbench = pipe\n' "$ESC" "$BEL" >"$T/sec.ini"
+clean "a job file's section name with ESC]0;...BEL" "$PB" run --dry-run "$T/sec.ini"
+printf '[j]\nbench = pipe\ncpus = 0%s[2J\n' "$ESC" >"$T/val.ini"
+clean "a job file's value with ESC[2J" "$PB" run --dry-run "$T/val.ini"
+printf '[j]\nbench = pipe\nplacement = same%s-cpu\n' "$CR" >"$T/cr.ini"
+clean "a job file's value with CR" "$PB" run --dry-run "$T/cr.ini"
+printf '[j]\nbench = pipe\nwarm%s[2Jup = 1\n' "$ESC" >"$T/key.ini"
+clean "a job file's key with ESC" "$PB" run --dry-run "$T/key.ini"
+printf '[j]\nbench = p%s[2J\n' "$ESC" >"$T/bench.ini"
+clean "a job file's bench with ESC" "$PB" run --dry-run "$T/bench.ini"
+clean "bench \$'p\\e[2J'" "$PB" bench "p$ESC[2J"
+clean "bench pipe with a KEY=VALUE holding ESC" "$PB" bench pipe "cpus=0$ESC[2J" --dry-run
+clean "bench pipe --placement with BEL" "$PB" bench pipe --placement "same$BEL" --dry-run
+clean "an unknown command with ESC" "$PB" "x$ESC[2J"
+clean "an unknown long option with ESC" "$PB" run "--x$ESC[2J" configs/quick.ini
+clean "an unknown short option" "$PB" compare "-$ESC"
+clean "run --label with ESC" "$PB" run --dry-run --label "a$ESC[2J" configs/quick.ini
+clean "a job file path with ESC" "$PB" run --dry-run "$T/no$ESC[2J.ini"
+clean "compare of a path with ESC" "$PB" compare "$T/no$ESC[2J.json"
+clean "export --format with ESC" "$PB" export --format "k$ESC[2J" "$T/new.json"
+clean "doctor --format with ESC" "$PB" doctor --format "t$ESC[2J"
+clean "--min-change with ESC" "$PB" compare --min-change "1$ESC[2J" "$T/new.json"
+clean "server --bind with ESC" timeout 20 "$PB" server --bind "x$ESC[2J" --port 0
+sed "s/,,context-switches/,,cont${ESC}]0;x${BEL}ext-switches/" \
+	tests/perfstat/perf61-kvm-x-comma.txt >"$T/ps-csv.txt"
+sed "s/context-switches/cs${ESC}[2J${CR}/" tests/perfstat/perf61-kvm-default.txt >"$T/ps-text.txt"
+for f in ps-csv ps-text; do
+	for fmt in text json; do
+		clean "doctor --perf-stat $f --format $fmt: an event name with escapes" \
+			"$PB" doctor --perf-stat "$T/$f.txt" --nominal-mhz 3000 --format $fmt
+	done
+done
+clean "compare of the hostile names" "$PB" compare "$T/base-h.json" "$T/new-h.json"
+
 done_testing

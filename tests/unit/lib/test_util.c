@@ -200,6 +200,19 @@ static void test_parse_long(void **state)
 	assert_int_equal(v, 42);
 }
 
+static void test_clean(void **state)
+{
+	char s[] = "a\033]0;x\007b\r\n\tc\x7f\xc2\x9b" "2J\xc2\xa0" "d";
+	char t[] = "l1\n\tl2\033[2J\r\n";
+
+	(void)state;
+	assert_true(pb_str_clean(s));
+	assert_string_equal(s, "a?]0;x?b???c???2J\xc2\xa0" "d");	/* NBSP is no control */
+	assert_true(pb_text_clean(t));
+	assert_string_equal(t, "l1\n\tl2?[2J?\n");
+	assert_false(pb_str_clean(s));
+}
+
 static void test_str_shown(void **state)
 {
 	char buf[8];
@@ -219,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_at),
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_parse_long),
+		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_str_shown),
 	};
 
