@@ -126,19 +126,19 @@ printf '[j]\nbench = pipe\nwarm%s[2Jup = 1\n' "$ESC" >"$T/key.ini"
 clean "a job file's key with ESC" "$PB" run --dry-run "$T/key.ini"
 printf '[j]\nbench = p%s[2J\n' "$ESC" >"$T/bench.ini"
 clean "a job file's bench with ESC" "$PB" run --dry-run "$T/bench.ini"
-clean "bench \$'p\\e[2J'" "$PB" bench "p$ESC[2J"
-clean "bench pipe with a KEY=VALUE holding ESC" "$PB" bench pipe "cpus=0$ESC[2J" --dry-run
+clean "bench \$'p\\e[2J'" "$PB" bench "p${ESC}[2J"
+clean "bench pipe with a KEY=VALUE holding ESC" "$PB" bench pipe "cpus=0${ESC}[2J" --dry-run
 clean "bench pipe --placement with BEL" "$PB" bench pipe --placement "same$BEL" --dry-run
-clean "an unknown command with ESC" "$PB" "x$ESC[2J"
-clean "an unknown long option with ESC" "$PB" run "--x$ESC[2J" configs/quick.ini
+clean "an unknown command with ESC" "$PB" "x${ESC}[2J"
+clean "an unknown long option with ESC" "$PB" run "--x${ESC}[2J" configs/quick.ini
 clean "an unknown short option" "$PB" compare "-$ESC"
-clean "run --label with ESC" "$PB" run --dry-run --label "a$ESC[2J" configs/quick.ini
-clean "a job file path with ESC" "$PB" run --dry-run "$T/no$ESC[2J.ini"
-clean "compare of a path with ESC" "$PB" compare "$T/no$ESC[2J.json"
-clean "export --format with ESC" "$PB" export --format "k$ESC[2J" "$T/new.json"
-clean "doctor --format with ESC" "$PB" doctor --format "t$ESC[2J"
-clean "--min-change with ESC" "$PB" compare --min-change "1$ESC[2J" "$T/new.json"
-clean "server --bind with ESC" timeout 20 "$PB" server --bind "x$ESC[2J" --port 0
+clean "run --label with ESC" "$PB" run --dry-run --label "a${ESC}[2J" configs/quick.ini
+clean "a job file path with ESC" "$PB" run --dry-run "$T/no${ESC}[2J.ini"
+clean "compare of a path with ESC" "$PB" compare "$T/no${ESC}[2J.json"
+clean "export --format with ESC" "$PB" export --format "k${ESC}[2J" "$T/new.json"
+clean "doctor --format with ESC" "$PB" doctor --format "t${ESC}[2J"
+clean "--min-change with ESC" "$PB" compare --min-change "1${ESC}[2J" "$T/new.json"
+clean "server --bind with ESC" timeout 20 "$PB" server --bind "x${ESC}[2J" --port 0
 sed "s/,,context-switches/,,cont${ESC}]0;x${BEL}ext-switches/" \
 	tests/perfstat/perf61-kvm-x-comma.txt >"$T/ps-csv.txt"
 sed "s/context-switches/cs${ESC}[2J${CR}/" tests/perfstat/perf61-kvm-default.txt >"$T/ps-text.txt"
