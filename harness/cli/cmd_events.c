@@ -200,7 +200,7 @@ static void print_events(const char *pat)
 	pfm_pmu_t p;
 	int n = 0;
 
-	printf("PMU events%s%s%s:\n", pat ? " matching \"" : "", pat ? pat : "",
+	pb_say(stdout, "PMU events%s%s%s:\n", pat ? " matching \"" : "", pat ? pat : "",
 	       pat ? "\"" : "");
 	pfm_for_all_pmus(p)
 		if (pmu_info(p, &info))

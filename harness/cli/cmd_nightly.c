@@ -146,15 +146,15 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
 	if (rc && err[0])
-		fprintf(warn, "pinbench nightly: %s\n", err);
+		pb_say(warn, "pinbench nightly: %s\n", err);
 	for (i = 0; !rc && i < st.skipped.n; i++)
-		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
+		pb_say(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
 	if (!rc && !st.best[0])
-		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
-			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
-			"nothing to compare");
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
+		       n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
+		       "nothing to compare");
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
-		fprintf(warn, "pinbench nightly: %s\n", err);
+		pb_say(warn, "pinbench nightly: %s\n", err);
 		rc = 2;
 	}
 	if (!rc)

@@ -114,7 +114,7 @@ int cmd_plot(int argc, char **argv)
 		if (rc)
 			pb_say(stderr, "pinbench plot: %s\n", err);
 		else
-			printf("%s\n", p.out);
+			pb_say(stdout, "%s\n", p.out);
 		rc = rc == -2 ? 2 : rc ? 1 : 0;
 	}
 	pb_cmp_free(&c);

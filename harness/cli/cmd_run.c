@@ -1188,7 +1188,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		pb_say(stderr, "pinbench: results not saved: %s\n", sv.err);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
+		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
 	}
 	if (o->json && text)		/* saved or not: what was asked for */
 		fputs(text, stdout), fputc('\n', stdout);

@@ -149,5 +149,12 @@ for f in ps-csv ps-text; do
 	done
 done
 clean "compare of the hostile names" "$PB" compare "$T/base-h.json" "$T/new-h.json"
+clean "events with a PATTERN holding ESC" "$PB" events "x${ESC}[2J"
+if command -v gnuplot >/dev/null 2>&1; then
+	clean "plot -o a path with ESC, the path echoed" \
+		"$PB" plot -o "$T/p${ESC}[2J.png" "$T/base.json" "$T/new.json"
+else
+	skip "plot -o a path with ESC: gnuplot is not installed"
+fi
 
 done_testing
