@@ -72,12 +72,17 @@ static const struct pb_opt *row_of(const struct pb_opt *t, int n, int ch)
 	return NULL;
 }
 
-/* What getopt would have said of the word it refused, the word cleaned. */
-static void getopt_said(char **argv, int ch)
+/*
+ * What getopt would have said of the option it refused, cleaned.  A short
+ * one is optopt; the word of a long one is argv[optind - 1], unless a group
+ * of short ones ("-Zq") is still being read at optind.
+ */
+static void getopt_said(int argc, char **argv, int ch)
 {
-	const char *w = argv[optind - 1];
+	const char *w = argv[optind - 1], *g = optind < argc ? argv[optind] : "";
+	bool in_group = g[0] == '-' && g[1] && g[1] != '-' && strchr(g + 1, optopt);
 
-	if (optopt && optopt < LONG_BASE && (w[0] != '-' || w[1] != '-'))
+	if (optopt && optopt < LONG_BASE && (w[0] != '-' || w[1] != '-' || in_group))
 		pb_say(stderr, "pinbench: %s -- '%c'\n", ch == ':' ?
 		       "option requires an argument" : "invalid option", optopt);
 	else
@@ -118,7 +123,7 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 			if (bad)
 				*bad = ch;
 			if (!strchr(lead, ':'))
-				getopt_said(argv, ch);
+				getopt_said(argc, argv, ch);
 			return PB_OPTS_USAGE;
 		}
 		rc = apply(o, ctx, optarg);

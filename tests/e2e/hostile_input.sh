@@ -132,6 +132,10 @@ clean "bench pipe --placement with BEL" "$PB" bench pipe --placement "same$BEL" 
 clean "an unknown command with ESC" "$PB" "x${ESC}[2J"
 clean "an unknown long option with ESC" "$PB" run "--x${ESC}[2J" configs/quick.ini
 clean "an unknown short option" "$PB" compare "-$ESC"
+exits2 "getopt's own messages, said by pinbench: -Z in a group after a long option" \
+	"^pinbench: invalid option -- 'Z'$" "$PB" run --dry-run -Zq configs/quick.ini
+exits2 "getopt's own messages, said by pinbench: --output without its value" \
+	"^pinbench: option '--output' requires an argument$" "$PB" run configs/quick.ini --output
 clean "run --label with ESC" "$PB" run --dry-run --label "a${ESC}[2J" configs/quick.ini
 clean "a job file path with ESC" "$PB" run --dry-run "$T/no${ESC}[2J.ini"
 clean "compare of a path with ESC" "$PB" compare "$T/no${ESC}[2J.json"
