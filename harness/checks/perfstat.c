@@ -110,10 +110,12 @@ static void set_name(struct pb_ps_event *ev, const char *name, const char *unit)
 	if (n > 6 && !strcmp(name + n - 6, "-msecs")) {
 		snprintf(ev->name, sizeof(ev->name), "%.*s", (int)(n - 6), name);
 		snprintf(ev->unit, sizeof(ev->unit), "msec");
-		return;
+	} else {
+		snprintf(ev->name, sizeof(ev->name), "%s", name);
+		snprintf(ev->unit, sizeof(ev->unit), "%s", unit);
 	}
-	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	snprintf(ev->unit, sizeof(ev->unit), "%s", unit);
+	pb_str_clean(ev->name);	/* printed in the table and the verdict */
+	pb_str_clean(ev->unit);
 }
 
 static void init_event(struct pb_ps_event *ev)

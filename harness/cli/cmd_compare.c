@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "core/jobfile.h"
 #include "report/compare.h"
@@ -30,7 +31,8 @@ static const char compare_usage[] =
 	"                                 cells that regressed (text or markdown)\n"
 	"  --order version|given          order rows as versions (default) or as read\n"
 	"  --baseline LABEL               compare against LABEL (default: the first row)\n"
-	"  --min-change PCT               noise floor for a significant change (default 1)\n"
+	"  --min-change PCT               noise floor for a significant change, 0..1000\n"
+	"                                 (default 1)\n"
 	"  --format text|markdown|csv|json\n"
 	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
 	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
@@ -54,7 +56,7 @@ static int parse_enum(const char *arg, const char *const *names, int n)
 
 static int bad_value(const char *arg)
 {
-	fprintf(stderr, "pinbench compare: bad value '%s'\n", arg);
+	pb_say(stderr, "pinbench compare: bad value '%s'\n", arg);
 	return PB_OPTS_USAGE;
 }
 
@@ -96,10 +98,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_cmp_opts *co = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &co->min_change))
-		return bad_value(arg);
-	return PB_OPTS_OK;
+	return pb_opt_double("compare", o->name, arg, 0, PB_MIN_CHANGE_MAX, &co->min_change);
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */
@@ -128,7 +127,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		return PB_OPTS_FAILED;
 	if (optind < argc)
 		return pb_opts_paths(argc, argv, optind, "a result file or folder");
-	fprintf(stderr, "pinbench compare: no result files given\n%s", compare_usage);
+	pb_say(stderr, "pinbench compare: no result files given\n%s", compare_usage);
 	return PB_OPTS_FAILED;
 }
 
@@ -139,9 +138,9 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
 
 	rc = pb_cmp_load_all(c, paths, n, err, sizeof(err));
 	for (i = 0; i < c->nr_skipped; i++)
-		fprintf(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
+		pb_say(stderr, "pinbench %s: skipping %s\n", who, c->skipped[i]);
 	if (rc)
-		fprintf(stderr, "pinbench %s: %s\n", who, err);
+		pb_say(stderr, "pinbench %s: %s\n", who, err);
 	return rc ? 2 : 0;
 }
 
@@ -182,8 +181,8 @@ int pb_cli_allow_check(const char *allow, const char *who)
 	keys[strlen(keys) - 1] = 0;
 	snprintf(pad, sizeof(pad), "%.*s", (int)strcspn(a, ","), a);
 	pb_str_clean(pad);	/* argv: no terminal escapes */
-	fprintf(stderr, "pinbench %s: --allow-different: '%s' is no key; the keys:%s\n", who,
-		pad, keys);
+	pb_say(stderr, "pinbench %s: --allow-different: '%s' is no key; the keys:%s\n", who,
+	       pad, keys);
 	return 2;
 }
 
@@ -216,7 +215,7 @@ static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i
 	       "=== host class %d of %d: %s\n    hosts: %s\n\n", i + 1, nr, k->name, k->hosts);
 	if (pb_cmp_load_all(&cc, paths, n, err, sizeof(err)) ||
 	    pb_cmp_comparable(&cc, o->allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+		pb_say(stderr, "pinbench compare: %s: %s\n", k->name, err);
 		rc = 2;
 	} else if (o->baseline && pb_cmp_find_group(&cc, o->baseline) < 0) {
 		snprintf(k->note, sizeof(k->note), "no results grouped as %s", o->baseline);
@@ -225,7 +224,7 @@ static int compare_class(char **paths, int n, const struct pb_cmp_opts *o, int i
 		pb_cmp_order(&cc, o->order_given);
 		if (pb_cmp_report(&cc, o, stdout, err, sizeof(err)) < 0 ||
 		    pb_fleet_collect(&cc, o, k)) {
-			fprintf(stderr, "pinbench compare: %s: %s\n", k->name, err);
+			pb_say(stderr, "pinbench compare: %s: %s\n", k->name, err);
 			rc = 2;
 		}
 		k->compared = true;
@@ -243,7 +242,7 @@ static int compare_fleet(char **paths, int n, const struct pb_cmp_opts *o, bool 
 	int rc, nr = 0, total = 0;
 
 	if (o->format != PB_FMT_TEXT && o->format != PB_FMT_MARKDOWN) {
-		fprintf(stderr, "pinbench compare: --by-class writes text or markdown\n");
+		pb_say(stderr, "pinbench compare: --by-class writes text or markdown\n");
 		return 2;
 	}
 	rc = pb_cli_load(&all, paths, n, "compare");
@@ -251,7 +250,7 @@ static int compare_fleet(char **paths, int n, const struct pb_cmp_opts *o, bool 
 		nr = all.nr_groups;
 		v = calloc((size_t)nr, sizeof(*v));
 		if (!v) {
-			fprintf(stderr, "pinbench compare: out of memory\n");
+			pb_say(stderr, "pinbench compare: out of memory\n");
 			rc = 2;
 		}
 	}
@@ -286,7 +285,7 @@ int cmd_compare(int argc, char **argv)
 	c.test = o.test;
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "compare");
 	if (!rc && pb_cmp_comparable(&c, o.allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench compare: %s\n", err);
+		pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {
@@ -294,7 +293,7 @@ int cmd_compare(int argc, char **argv)
 		n = pb_cmp_report(&c, &o, stdout, err, sizeof(err));
 		fflush(stdout);
 		if (n < 0)
-			fprintf(stderr, "pinbench compare: %s\n", err);
+			pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = n < 0 ? 2 : fail && n > 0 ? 1 : 0;
 	}
 	pb_cmp_free(&c);

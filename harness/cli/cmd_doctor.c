@@ -17,9 +17,11 @@
 
 #include "checks/doctor.h"
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "sys/env.h"
 #include "sys/probe.h"
+#include "lib/util.h"
 
 static void usage(FILE *f)
 {
@@ -45,7 +47,7 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *val)
 
 	(void)opt;
 	if (strcmp(val, "text") && strcmp(val, "json")) {
-		fprintf(stderr, "pinbench doctor: --format text|json, not '%s'\n", val);
+		pb_say(stderr, "pinbench doctor: --format text|json, not '%s'\n", val);
 		return PB_OPTS_FAILED;
 	}
 	o->json = !strcmp(val, "json");
@@ -55,16 +57,13 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *val)
 static int opt_nominal(void *ctx, const struct pb_opt *opt, const char *val)
 {
 	struct pb_doctor_opts *o = ctx;
-	char *end;
+	int rc = pb_opt_double("doctor", opt->name, val, 0, 1e6, &o->nominal_mhz);
 
-	(void)opt;
-	errno = 0;
-	o->nominal_mhz = strtod(val, &end);
-	if (errno || *end || end == val || !(o->nominal_mhz > 0) || o->nominal_mhz > 1e6) {
-		fprintf(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, not '%s'\n", val);
-		return PB_OPTS_FAILED;
+	if (rc == PB_OPTS_OK && !(o->nominal_mhz > 0)) {
+		pb_say(stderr, "pinbench doctor: --nominal-mhz wants MHz > 0, not '%s'\n", val);
+		rc = PB_OPTS_FAILED;
 	}
-	return PB_OPTS_OK;
+	return rc;
 }
 
 /* 0, 1 (--help), or -1 with a message printed */
@@ -86,16 +85,16 @@ static int parse_args(int argc, char **argv, struct pb_doctor_opts *o)
 	case PB_OPTS_HELP:
 		return 1;
 	case PB_OPTS_UNKNOWN:
-		fprintf(stderr, "pinbench doctor: unknown argument '%s'\n", argv[at]);
+		pb_say(stderr, "pinbench doctor: unknown argument '%s'\n", argv[at]);
 		return -1;
 	case PB_OPTS_NOVALUE:
-		fprintf(stderr, "pinbench doctor: %s needs a value\n", argv[at]);
+		pb_say(stderr, "pinbench doctor: %s needs a value\n", argv[at]);
 		return -1;
 	default:
 		return -1;
 	}
 	if (o->nominal_mhz > 0 && !o->perf_stat) {
-		fprintf(stderr, "pinbench doctor: --nominal-mhz goes with --perf-stat\n");
+		pb_say(stderr, "pinbench doctor: --nominal-mhz goes with --perf-stat\n");
 		return -1;
 	}
 	return 0;
@@ -112,7 +111,7 @@ int cmd_doctor(int argc, char **argv)
 		return r > 0 ? 0 : 2;
 	}
 	if (pb_probe_inject_check(err, 256)) {
-		fprintf(stderr, "pinbench doctor: %s\n", err);
+		pb_say(stderr, "pinbench doctor: %s\n", err);
 		return 2;
 	}
 	if (o.perf_stat)
@@ -120,7 +119,7 @@ int cmd_doctor(int argc, char **argv)
 	else
 		r = pb_doctor_machine(&o, stdout, err, 256);
 	if (r < 0)
-		fprintf(stderr, "pinbench doctor: %s\n", err);
+		pb_say(stderr, "pinbench doctor: %s\n", err);
 	/* a perf stat output that cannot be read is a usage error; a failed check run is not */
 	return r >= 0 ? r : o.perf_stat ? 2 : 1;
 }

@@ -5,6 +5,7 @@
  * not), software events, tracepoints, and the events matching PATTERN.
  */
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "sys/counters.h"
 
@@ -199,7 +200,7 @@ static void print_events(const char *pat)
 	pfm_pmu_t p;
 	int n = 0;
 
-	printf("PMU events%s%s%s:\n", pat ? " matching \"" : "", pat ? pat : "",
+	pb_say(stdout, "PMU events%s%s%s:\n", pat ? " matching \"" : "", pat ? pat : "",
 	       pat ? "\"" : "");
 	pfm_for_all_pmus(p)
 		if (pmu_info(p, &info))
@@ -222,13 +223,13 @@ int cmd_events(int argc, char **argv)
 	if (rc)
 		return pb_opts_exit(rc);
 	if (argc - optind > 1) {
-		fprintf(stderr, "pinbench events: one PATTERN at most\n%s", events_usage);
+		pb_say(stderr, "pinbench events: one PATTERN at most\n%s", events_usage);
 		return 2;
 	}
 	if (optind < argc)
 		pat = argv[optind];
 	if (pb_counters_init(err, sizeof(err))) {
-		fprintf(stderr, "pinbench events: %s\n", err);
+		pb_say(stderr, "pinbench events: %s\n", err);
 		return 1;
 	}
 	print_pmus();

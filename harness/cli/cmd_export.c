@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/export.h"
@@ -29,7 +30,8 @@ static const char export_usage[] =
 	"           ktap         KTAP version 1 (kselftest, KernelCI)\n"
 	"           junit        JUnit XML (Jenkins, GitLab): a testsuite per job\n"
 	"  --baseline PATH                judge against these results (file or folder)\n"
-	"  --min-change PCT               noise floor of a significant change (default 1)\n"
+	"  --min-change PCT               noise floor of a significant change, 0..1000\n"
+	"                                 (default 1)\n"
 	"  --no-correction                judge each case on its own p (default: q,\n"
 	"                                 adjusted for the number of cases)\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
@@ -47,12 +49,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct export_opts *e = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &e->x.min_change)) {
-		fprintf(stderr, "pinbench export: --min-change: bad value '%s'\n", arg);
-		return PB_OPTS_FAILED;
-	}
-	return PB_OPTS_OK;
+	return pb_opt_double("export", o->name, arg, 0, PB_MIN_CHANGE_MAX, &e->x.min_change);
 }
 
 static int export_opts(int argc, char **argv, struct export_opts *e)
@@ -73,13 +70,13 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 	if (rc)
 		return rc;
 	if (!e->format) {
-		fprintf(stderr, "pinbench export: no --format given (lava, lava-signal, ktap or "
+		pb_say(stderr, "pinbench export: no --format given (lava, lava-signal, ktap or "
 			"junit)\n");
 		return PB_OPTS_FAILED;
 	}
 	f = pb_exp_format_parse(e->format);
 	if (f < 0) {
-		fprintf(stderr, "pinbench export: unknown format '%s': want lava, lava-signal, "
+		pb_say(stderr, "pinbench export: unknown format '%s': want lava, lava-signal, "
 			"ktap or junit\n", e->format);
 		return PB_OPTS_FAILED;
 	}
@@ -89,7 +86,7 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 		return PB_OPTS_FAILED;
 	if (optind < argc)
 		return pb_opts_paths(argc, argv, optind, "a result file or folder");
-	fprintf(stderr, "pinbench export: no result files given\n%s", export_usage);
+	pb_say(stderr, "pinbench export: no result files given\n%s", export_usage);
 	return PB_OPTS_FAILED;
 }
 
@@ -103,13 +100,13 @@ static int emit(struct pb_cmp *c, const struct export_opts *e)
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "pinbench export: %s\n", strerror(errno));
+		pb_say(stderr, "pinbench export: %s\n", strerror(errno));
 		return 2;
 	}
 	rc = pb_export(c, &e->x, f, &n, err, sizeof(err));
 	fclose(f);
 	if (rc) {
-		fprintf(stderr, "pinbench export: %s\n", err);
+		pb_say(stderr, "pinbench export: %s\n", err);
 		free(buf);
 		return 2;
 	}
@@ -121,11 +118,11 @@ static int emit(struct pb_cmp *c, const struct export_opts *e)
 			buf[len - 1] = 0;	/* pb_file_save adds it */
 		rc = pb_file_save(e->out, buf, false, err, sizeof(err));
 		if (rc)
-			fprintf(stderr, "pinbench export: %s\n", err);
+			pb_say(stderr, "pinbench export: %s\n", err);
 	}
 	free(buf);
 	if (!rc)
-		fprintf(stderr, "pinbench export: %d passed, %d failed, %d skipped%s%s\n",
+		pb_say(stderr, "pinbench export: %d passed, %d failed, %d skipped%s%s\n",
 			n.pass, n.fail, n.skip, e->out ? ": " : "", e->out ? e->out : "");
 	return rc ? 2 : 0;
 }
@@ -144,7 +141,7 @@ static void warn_labels(char **paths, int n)
 		for (int i = 0; i < c.nr_groups && off < sizeof(list); i++)
 			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
 						i ? ", " : "", c.groups[i]);
-		fprintf(stderr, "pinbench export: warning: the results hold %d labels (%s), "
+		pb_say(stderr, "pinbench export: warning: the results hold %d labels (%s), "
 			"pooled as one: export one label's results at a time\n", c.nr_groups,
 			list);
 	}
@@ -169,7 +166,7 @@ int cmd_export(int argc, char **argv)
 		c.force_group = "baseline";
 		rc = pb_cli_load(&c, (char **)&e.baseline, 1, "export");
 		if (!rc && c.nr_groups != 2) {
-			fprintf(stderr, "pinbench export: --baseline %s: no result files there "
+			pb_say(stderr, "pinbench export: --baseline %s: no result files there "
 				"but those given as results\n", e.baseline);
 			rc = 2;
 		}
@@ -178,7 +175,7 @@ int cmd_export(int argc, char **argv)
 	}
 	c.force_group = NULL;
 	if (!rc && e.baseline && pb_cmp_comparable(&c, e.allow, err, sizeof(err))) {
-		fprintf(stderr, "pinbench export: %s\n", err);
+		pb_say(stderr, "pinbench export: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {

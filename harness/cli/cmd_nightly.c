@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/util.h"
 #include "report/compare.h"
@@ -26,7 +27,8 @@ static const char nightly_usage[] =
 	"stopped (SIGINT, SIGTERM, SIGHUP: passed on to pinbench run), 2 usage.\n"
 	"  --history DIR        the results history (required)\n"
 	"  --label TEXT         this run's label (default: the kernel release)\n"
-	"  --min-change PCT     noise floor for a significant change (default 1)\n"
+	"  --min-change PCT     noise floor for a significant change, 0..1000\n"
+	"                       (default 1)\n"
 	"  --no-plot            no report.png\n"
 	"  -q                   print nothing unless there is a regression, a failure\n"
 	"                       or an error (then all of it, pinbench run's output too)\n"
@@ -48,7 +50,7 @@ static int opt_forward(void *ctx, const struct pb_opt *o, const char *arg)
 	if (!o->name)
 		n->quiet = true;
 	if (n->nr_fwd + 2 > PB_NIGHTLY_MAX_ARGS) {
-		fprintf(stderr, "pinbench nightly: too many options\n");
+		pb_say(stderr, "pinbench nightly: too many options\n");
 		return PB_OPTS_USAGE;
 	}
 	n->fwd[n->nr_fwd++] = (char *)opt;
@@ -64,7 +66,7 @@ static int opt_label(void *ctx, const struct pb_opt *o, const char *arg)
 
 	(void)o;
 	if (pb_label_check(arg, err, sizeof(err))) {
-		fprintf(stderr, "pinbench nightly: --label %s\n", err);
+		pb_say(stderr, "pinbench nightly: --label %s\n", err);
 		return PB_OPTS_FAILED;
 	}
 	snprintf(n->label, sizeof(n->label), "%s", arg);
@@ -83,8 +85,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct pb_nightly_opts *n = ctx;
 
-	(void)o;
-	return pb_opt_nonneg(arg, &n->min_change) ? PB_OPTS_USAGE : PB_OPTS_OK;
+	return pb_opt_double("nightly", o->name, arg, 0, PB_MIN_CHANGE_MAX, &n->min_change);
 }
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */
@@ -142,7 +143,7 @@ int cmd_nightly(int argc, char **argv)
 	/* -q: held back, shown only when there is something to act on */
 	if (n.quiet && (!(out = open_memstream(&qo, &qol)) ||
 			!(warn = open_memstream(&qe, &qel)))) {
-		fprintf(stderr, "pinbench nightly: out of memory\n");
+		pb_say(stderr, "pinbench nightly: out of memory\n");
 		if (out)
 			fclose(out);
 		free(qo);
@@ -150,25 +151,25 @@ int cmd_nightly(int argc, char **argv)
 	}
 	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
 	if (rc && err[0])
-		fprintf(warn, "pinbench nightly: %s\n", err);
+		pb_say(warn, "pinbench nightly: %s\n", err);
 	for (i = 0; !rc && i < st.skipped.n; i++)
-		fprintf(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
+		pb_say(warn, "pinbench nightly: skipping %s\n", st.skipped.v[i]);
 	if (!rc && st.signal && !st.now.n) {
-		fprintf(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
-			"too and saved no result; nothing filed\n", sigabbrev_np(st.signal));
+		pb_say(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
+		       "too and saved no result; nothing filed\n", sigabbrev_np(st.signal));
 		rc = 3;
 	}
 	if (!rc && !st.best[0])
-		fprintf(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
-			n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
-			"nothing to compare");
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
+		       n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
+		       "nothing to compare");
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
-		fprintf(warn, "pinbench nightly: %s\n", err);
+		pb_say(warn, "pinbench nightly: %s\n", err);
 		rc = 2;
 	}
 	if (!rc && st.signal)
-		fprintf(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
-			"too; what finished is filed with its report\n", sigabbrev_np(st.signal));
+		pb_say(warn, "pinbench nightly: stopped by SIG%s: pinbench run was stopped "
+		       "too; what finished is filed with its report\n", sigabbrev_np(st.signal));
 	if (!rc)
 		rc = nightly_exit(&st);
 	if (n.quiet) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "report/plot.h"
 
@@ -75,7 +76,7 @@ static int out_folder(const char *out)
 	if (!stat(dir, &st) && S_ISDIR(st.st_mode))
 		return PB_OPTS_OK;
 	e = stat(dir, &st) ? errno : ENOTDIR;
-	fprintf(stderr, "pinbench plot: -o %s: the folder %s: %s\n", out, dir, strerror(e));
+	pb_say(stderr, "pinbench plot: -o %s: the folder %s: %s\n", out, dir, strerror(e));
 	return PB_OPTS_FAILED;
 }
 
@@ -100,7 +101,7 @@ static int plot_opts(int argc, char **argv, struct plot_opts *p)
 	if (optind < argc && p->out)
 		return out_folder(p->out) ? PB_OPTS_FAILED :
 		       pb_opts_paths(argc, argv, optind, "a result file or folder");
-	fprintf(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
+	pb_say(stderr, "pinbench plot: %s\n%s", p->out ? "no result files given" :
 		"-o FILE.png|FILE.svg is required", plot_usage);
 	return PB_OPTS_FAILED;
 }
@@ -126,7 +127,7 @@ int cmd_plot(int argc, char **argv)
 		return pb_opts_exit(rc);
 	rc = pb_cli_load(&c, argv + optind, argc - optind, "plot");
 	if (!rc && pb_cmp_comparable(&c, p.allow, err, sizeof(err))) {
-		fprintf(stderr, "pinbench plot: %s\n", err);
+		pb_say(stderr, "pinbench plot: %s\n", err);
 		rc = 2;
 	}
 	if (!rc) {
@@ -134,9 +135,9 @@ int cmd_plot(int argc, char **argv)
 		plot_env_diffs(&c);
 		rc = pb_plot_write(&c, p.baseline, p.out, err, sizeof(err));
 		if (rc)
-			fprintf(stderr, "pinbench plot: %s\n", err);
+			pb_say(stderr, "pinbench plot: %s\n", err);
 		else
-			printf("%s\n", p.out);
+			pb_say(stdout, "%s\n", p.out);
 		rc = rc == -2 ? 2 : rc ? 1 : 0;
 	}
 	pb_cmp_free(&c);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/changelog.h"
@@ -27,7 +28,8 @@ static const char report_usage[] =
 	"changelog), DIR/report.txt (72 columns, for an email; also on stdout) and the\n"
 	"plot DIR/report.png and .svg (with gnuplot).\n"
 	"  -o, --output DIR               where (default report-NEW-vs-BASELINE)\n"
-	"  --min-change PCT               noise floor of a significant change (default 1)\n"
+	"  --min-change PCT               noise floor of a significant change, 0..1000\n"
+	"                                 (default 1)\n"
 	"  --no-correction                judge each cell on its own p\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
 	"  --no-plot                      no plot\n"
@@ -44,12 +46,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 {
 	struct report_opts *r = ctx;
 
-	(void)o;
-	if (pb_opt_nonneg(arg, &r->cmp.min_change)) {
-		fprintf(stderr, "pinbench report: --min-change: bad value '%s'\n", arg);
-		return PB_OPTS_FAILED;
-	}
-	return PB_OPTS_OK;
+	return pb_opt_double("report", o->name, arg, 0, PB_MIN_CHANGE_MAX, &r->cmp.min_change);
 }
 
 /*
@@ -91,20 +88,20 @@ static int save(struct pb_cmp *c, const struct pb_changelog *cl, bool md, const 
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "pinbench report: %s\n", strerror(errno));
+		pb_say(stderr, "pinbench report: %s\n", strerror(errno));
 		return 2;
 	}
 	rc = pb_changelog_write(c, cl, md, f, err, sizeof(err));
 	fclose(f);
 	if (rc < 0) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		free(buf);
 		return 2;
 	}
 	if (n && buf[n - 1] == '\n')
 		buf[n - 1] = 0;		/* pb_file_save adds it */
 	if (pb_file_save(path, buf, false, err, sizeof(err))) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		free(buf);
 		return 2;
 	}
@@ -127,7 +124,7 @@ static int plots(struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
 	if (!r)
 		r = pb_plot_write(c, c->groups[cl->base], svg, err, sizeof(err));
 	if (r) {
-		fprintf(stderr, "pinbench report: no plot: %s\n", r == -2 ?
+		pb_say(stderr, "pinbench report: no plot: %s\n", r == -2 ?
 			"gnuplot is not installed (apt-get install gnuplot-nox)" : err);
 		return r == -2 ? 0 : 2;
 	}
@@ -158,7 +155,7 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		return pb_opts_exit(rc);
 	if (argc - optind != 2) {
-		fprintf(stderr, "pinbench report: want BASELINE and NEW, got %d path%s\n%s",
+		pb_say(stderr, "pinbench report: want BASELINE and NEW, got %d path%s\n%s",
 			argc - optind, argc - optind == 1 ? "" : "s", report_usage);
 		return 2;
 	}
@@ -177,11 +174,11 @@ int cmd_report(int argc, char **argv)
 	}
 	c.force_group = NULL;
 	if (!rc && c.nr_groups != 2) {
-		fprintf(stderr, "pinbench report: BASELINE and NEW are the same files\n");
+		pb_say(stderr, "pinbench report: BASELINE and NEW are the same files\n");
 		rc = 2;
 	}
 	if (!rc && pb_cmp_comparable(&c, r.cmp.allow_different, err, sizeof(err))) {
-		fprintf(stderr, "pinbench report: %s\n", err);
+		pb_say(stderr, "pinbench report: %s\n", err);
 		rc = 2;
 	}
 	if (rc)
@@ -196,7 +193,7 @@ int cmd_report(int argc, char **argv)
 	else
 		snprintf(dir, sizeof(dir), "report-%s-vs-%s", b, a);
 	if (pb_mkdirs(dir)) {
-		fprintf(stderr, "pinbench report: %s: %s\n", dir, strerror(errno));
+		pb_say(stderr, "pinbench report: %s: %s\n", dir, strerror(errno));
 		rc = 2;
 		goto out;
 	}
@@ -210,7 +207,7 @@ int cmd_report(int argc, char **argv)
 		rc = save(&c, &cl, false, path, &text);
 	if (!rc) {
 		printf("%s\n", text);
-		fprintf(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
+		pb_say(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
 			cl.png ? ", report.png, report.svg" : "");
 	}
 out:

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "net/proto.h"
 #include "sys/cpulock.h"
@@ -97,11 +98,11 @@ static int add_over(struct run_opts *o, const char *cmd, const char *key, const 
 		if (strcmp(o->over[i].key, key))
 			continue;
 		if (strcmp(o->over[i].origin, origin))
-			fprintf(stderr, "pinbench %s: %s= given twice (%s, then %s): give it "
-				"once\n", cmd, key, o->over[i].origin, origin);
+			pb_say(stderr, "pinbench %s: %s= given twice (%s, then %s): give it "
+			       "once\n", cmd, key, o->over[i].origin, origin);
 		else
-			fprintf(stderr, "pinbench %s: %s= given twice (%s): give it once\n", cmd,
-				key, origin);
+			pb_say(stderr, "pinbench %s: %s= given twice (%s): give it once\n", cmd,
+			       key, origin);
 		return -1;
 	}
 	kv = realloc(o->over, (o->nr_over + 1) * sizeof(*kv));
@@ -169,7 +170,7 @@ static int opt_format(void *ctx, const struct pb_opt *opt, const char *arg)
 
 	(void)opt;
 	if (strcmp(arg, "text") && strcmp(arg, "json")) {
-		fprintf(stderr, "pinbench %s: --format: '%s' is not text or json\n", x->cmd, arg);
+		pb_say(stderr, "pinbench %s: --format: '%s' is not text or json\n", x->cmd, arg);
 		return PB_OPTS_FAILED;
 	}
 	x->o->json = !strcmp(arg, "json");
@@ -183,8 +184,8 @@ static int opt_over(void *ctx, const struct pb_opt *opt, const char *arg)
 	char origin[32];
 
 	if (!strcmp(opt->name, "events") && !*arg) {
-		fprintf(stderr, "pinbench %s: --events '': empty (leave it out for the default "
-			"set, or give none)\n", x->cmd);
+		pb_say(stderr, "pinbench %s: --events '': empty (leave it out for the default "
+		       "set, or give none)\n", x->cmd);
 		return PB_OPTS_FAILED;
 	}
 	snprintf(origin, sizeof(origin), "--%s", opt->name);
@@ -200,7 +201,7 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 	case 0:
 		return PB_OPTS_OK;
 	case -1:
-		fprintf(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
+		pb_say(stderr, "pinbench %s: --set '%s': expected KEY=VALUE\n", x->cmd, arg);
 		break;
 	}
 	return PB_OPTS_FAILED;
@@ -209,14 +210,9 @@ static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 /* --seed: 0 and *seed set, or -1 when it is not a number 0..2^32-1. */
 static int seed_parse(const char *s, unsigned long *seed)
 {
-	unsigned long long v;
-	char *end;
+	long v;
 
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno || v > 0xffffffffULL)
+	if (*s == '-' || *s == '+' || pb_parse_long(s, 0, 0xffffffffL, &v))
 		return -1;
 	*seed = (unsigned long)v;
 	return 0;
@@ -282,7 +278,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		fputs(run_help, stdout);
 		return 0;
 	case PB_OPTS_USAGE:
-		fprintf(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
+		pb_say(stderr, "pinbench %s: see 'pinbench %s --help'\n", cmd, cmd);
 		return 2;
 	default:
 		return 2;
@@ -290,19 +286,19 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 			0xffffffffUL;
 	if (o->seed && seed_parse(o->seed, &o->seed_value)) {
-		fprintf(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
+		pb_say(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
 			cmd, o->seed);
 		return 2;
 	}
 	o->wait_s = WAIT_DEFAULT_S;
 	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
-		fprintf(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
-			"number 0.1..604800\n", cmd, o->wait_timeout);
+		pb_say(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
+		       "number 0.1..604800\n", cmd, o->wait_timeout);
 		return 2;
 	}
 	o->wait |= o->wait_timeout != NULL;
 	if (pb_label_check(o->label, err, sizeof(err))) {
-		fprintf(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
+		pb_say(stderr, "pinbench %s: %s %s\n", cmd, o->label == o->kernel ?
 			"the default label (uname -r)" : "--label", err);
 		return 2;
 	}
@@ -358,7 +354,7 @@ static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
 
 		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
 			key_origin(j, "events", where, sizeof(where));
-			fprintf(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
+			pb_say(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
 			return 2;
 		}
 		if (j->counters_cpu)
@@ -387,7 +383,7 @@ static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
 				continue;
 			key_origin(j, "cpus", where, sizeof(where));
 			pb_topo_cpus_text(t, allowed, sizeof(allowed));
-			fprintf(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
+			pb_say(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
 				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
 				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
 				"or cpuset" : "no such CPU", allowed);
@@ -400,8 +396,8 @@ static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
 /* DIR/<label> is a symlink (planted, maybe): nothing is written through it. */
 static int label_is_link(const struct run_opts *o, const char *dir)
 {
-	fprintf(stderr, "pinbench: -o %s: %s is a symbolic link: results are not written "
-		"through one (remove it, or choose another --label)\n", o->outdir, dir);
+	pb_say(stderr, "pinbench: -o %s: %s is a symbolic link: results are not written "
+	       "through one (remove it, or choose another --label)\n", o->outdir, dir);
 	return 2;
 }
 
@@ -421,7 +417,7 @@ static int check_outdir(const struct run_opts *o)
 	/* room for "/<timestamp>-<job file, 127 at most>-999.json" (struct saver) */
 	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
 	    (int)sizeof(dir) - 300) {
-		fprintf(stderr, "pinbench: -o %s: path too long\n", o->outdir);
+		pb_say(stderr, "pinbench: -o %s: path too long\n", o->outdir);
 		return 2;
 	}
 	if (!o->dry_run) {
@@ -430,7 +426,7 @@ static int check_outdir(const struct run_opts *o)
 			return label_is_link(o, dir);
 		if (fd < 0) {
 			e = errno;
-			fprintf(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
+			pb_say(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
 				dir, strerror(e));
 			return 2;
 		}
@@ -443,7 +439,7 @@ static int check_outdir(const struct run_opts *o)
 			return 0;
 		}
 		e = errno;
-		fprintf(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
+		pb_say(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
 			strerror(e));
 		return 2;
 	}
@@ -469,7 +465,7 @@ static int check_outdir(const struct run_opts *o)
 		return 0;
 bad:
 	e = errno;
-	fprintf(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
+	pb_say(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
 		o->outdir, o->outdir, o->label, dir, strerror(e));
 	return 2;
 }
@@ -510,7 +506,7 @@ static void say_unsupported(const struct pb_result *r, char (*said)[96], int *ns
 		if (k < *nsaid || *nsaid >= 64)
 			continue;
 		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
-		fprintf(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
+		pb_say(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
 	}
 }
 
@@ -673,14 +669,14 @@ static void say_lost(const struct saver *sv, const struct pb_run *run)
 
 	list_results(run, sv->saved, run->nr, lost, sizeof(lost));
 	if (!sv->claimed || !sv->saved) {
-		fprintf(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
-			sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
+		pb_say(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
+		       sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
 		return;
 	}
 	list_results(run, 0, sv->saved, kept, sizeof(kept));
-	fprintf(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
-		"(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
-		sv->saved, run->nr, kept, lost, sv->err);
+	pb_say(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
+	       "(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
+	       sv->saved, run->nr, kept, lost, sv->err);
 }
 
 /* Is there anything to keep: a job that ended, or a repeat that finished? */
@@ -916,8 +912,9 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
 	dur_text((job_left > 0 ? job_left : 0) + pg->rest_s, left, sizeof(left));
 	if (pg->rounds > 1)
 		snprintf(round, sizeof(round), "round %d of %d, ", pg->round, pg->rounds);
-	fprintf(stderr, "\r\033[K%sjob %d of %d: %s %s: %s; about %s left", round, pg->job,
-		pg->jobs, job, pl, win, left);
+	fputs("\r\033[K", stderr);	/* the one escape: ours, on a terminal */
+	pb_say(stderr, "%sjob %d of %d: %s %s: %s; about %s left", round, pg->job, pg->jobs, job,
+	       pl, win, left);
 }
 
 /*
@@ -1010,8 +1007,8 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 		double end = pb_mono_s() + o->wait_s;
 
 		pb_cpu_holder_text(&held[0], who, sizeof(who));
-		fprintf(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
-			"--wait-timeout)\n", j->name, held[0].cpu, who, o->wait_s);
+		pb_say(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
+		       "--wait-timeout)\n", j->name, held[0].cpu, who, o->wait_s);
 		while (!rc && *nheld && !pb_interrupted && pb_mono_s() < end) {
 			pb_cpulock_release(l);
 			usleep(100 * 1000);
@@ -1031,12 +1028,12 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 	free(cpus);
 	if (rc == -1 && !said) {
 		said = true;
-		fprintf(stderr, "pinbench: %s; runs are not kept apart\n", err);
+		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
 	}
 	for (int k = 0; rc >= -1 && k < *nheld; k++) {
 		pb_cpu_holder_text(&held[k], who, sizeof(who));
-		fprintf(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
-			"(--wait waits)\n", j->name, held[k].cpu, who);
+		pb_say(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
+		       "(--wait waits)\n", j->name, held[k].cpu, who);
 	}
 	return rc < -1 ? rc : 0;
 }
@@ -1256,7 +1253,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		return 2;
 	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
-		fprintf(stderr, "pinbench: %s\n", path);
+		pb_say(stderr, "pinbench: %s\n", path);
 		free(evl);
 		return 2;
 	}
@@ -1278,7 +1275,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
 	if (saver_init(&sv, o, run.started, base)) {
-		fprintf(stderr, "pinbench: %s\n", sv.err);
+		pb_say(stderr, "pinbench: %s\n", sv.err);
 		rc = 2;
 		goto out;
 	}
@@ -1328,7 +1325,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	}
 	rc = failed;
 	if (!worth_saving(&run)) {
-		fprintf(stderr, "pinbench: interrupted before any job finished a repeat; "
+		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
 			"nothing saved\n");
 		rc = 1;
 		goto out;
@@ -1337,13 +1334,13 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		say_lost(&sv, &run);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		fprintf(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
+		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
 	}
 	if (o->json && text)		/* saved or not: what was asked for */
 		fputs(text, stdout), fputc('\n', stdout);
 	if (run_cut(&run)) {		/* saved: only if the last save worked */
-		fprintf(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
-			"; what finished is saved");
+		pb_say(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
+		       "; what finished is saved");
 		rc = 1;
 	}
 out:
@@ -1366,11 +1363,11 @@ static int load_topo(const struct run_opts *o, struct pb_topo **t, const char *c
 	char err[512];
 
 	if (pb_topo_load(t, o->topology, err, sizeof(err))) {
-		fprintf(stderr, "pinbench %s: %s\n", cmd, err);
+		pb_say(stderr, "pinbench %s: %s\n", cmd, err);
 		return 2;
 	}
 	if (o->topology && !o->dry_run) {
-		fprintf(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
+		pb_say(stderr, "pinbench %s: --topology '%s' is not this machine: workloads run "
 			"only on this machine's topology (use --dry-run to plan)\n", cmd, o->topology);
 		pb_topo_free(*t);
 		return 2;
@@ -1398,7 +1395,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 	for (int i = 0; i < n; i++) {	/* every file checked before anything runs */
 		if (pb_jobs_load(files[i], NULL, o->over, o->nr_over,
 				 pb_topo_nr_cpus(t), &sets[i], err, sizeof(err))) {
-			fprintf(stderr, "pinbench: %s\n", err);
+			pb_say(stderr, "pinbench: %s\n", err);
 			rc = 2;
 			goto out;
 		}
@@ -1427,7 +1424,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 		if (r > rc)
 			rc = r;
 		if (pb_interrupted && i + 1 < n) {
-			fprintf(stderr, "pinbench: interrupted; %d job file%s not run\n",
+			pb_say(stderr, "pinbench: interrupted; %d job file%s not run\n",
 				n - i - 1, n - i - 1 > 1 ? "s" : "");
 			rc = rc > 1 ? rc : 1;
 		}
@@ -1448,7 +1445,7 @@ int cmd_run(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	if (optind >= argc) {
-		fprintf(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
+		pb_say(stderr, "pinbench run: no job file (see 'pinbench run --help')\n");
 		rc = 2;
 		goto out;
 	}
@@ -1477,14 +1474,14 @@ int cmd_bench(int argc, char **argv)
 		goto out;
 	rc = 2;
 	if (optind >= argc) {
-		fprintf(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
+		pb_say(stderr, "pinbench bench: no workload named (see 'pinbench list')\n");
 		goto out;
 	}
 	for (int i = optind + 1; i < argc; i++) {
 		int r = add_kv_arg(&o, "bench", argv[i], "command line");
 
 		if (r == -1)
-			fprintf(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
+			pb_say(stderr, "pinbench bench: '%s': expected KEY=VALUE\n", argv[i]);
 		if (r)
 			goto out;
 	}
@@ -1494,7 +1491,7 @@ int cmd_bench(int argc, char **argv)
 	rc = 2;
 	if (pb_jobs_load(NULL, argv[optind], o.over, o.nr_over, pb_topo_nr_cpus(t),
 			 &js, err, sizeof(err))) {
-		fprintf(stderr, "pinbench bench: %s\n", err);
+		pb_say(stderr, "pinbench bench: %s\n", err);
 		goto out_topo;
 	}
 	rc = check_run(&o, t, &js, 1);

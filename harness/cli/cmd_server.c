@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "net/server.h"
+#include "lib/util.h"
 
 static const char server_help[] =
 "usage: pinbench server [OPTIONS]\n"
@@ -35,15 +37,7 @@ static const char server_help[] =
 
 static int num(const char *s, long min, long max, long *out)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
+	return pb_parse_long(s, min, max, out) ? -1 : 0;
 }
 
 /* "0,2-3" into set; every CPU must be one this process may run on. */
@@ -81,7 +75,7 @@ static int cpus_parse(const char *s, cpu_set_t *set, char *err, size_t len)
 
 static int bad_value(const struct pb_opt *o, const char *arg)
 {
-	fprintf(stderr, "pinbench server: --%s '%s': bad value (see --help)\n", o->name, arg);
+	pb_say(stderr, "pinbench server: --%s '%s': bad value (see --help)\n", o->name, arg);
 	return PB_OPTS_FAILED;
 }
 
@@ -126,7 +120,7 @@ static int opt_cpus(void *ctx, const struct pb_opt *o, const char *arg)
 
 	(void)o;
 	if (cpus_parse(arg, &so->cpus, err, sizeof(err))) {
-		fprintf(stderr, "pinbench server: %s\n", err);
+		pb_say(stderr, "pinbench server: %s\n", err);
 		return PB_OPTS_FAILED;
 	}
 	return PB_OPTS_OK;
@@ -154,13 +148,13 @@ static int server_opts(int argc, char **argv, struct pb_server_opts *o)
 		fputs(server_help, stdout);
 		return 0;
 	case PB_OPTS_USAGE:
-		fprintf(stderr, "pinbench server: see 'pinbench server --help'\n");
+		pb_say(stderr, "pinbench server: see 'pinbench server --help'\n");
 		return 2;
 	default:
 		return 2;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pinbench server: unexpected argument '%s'\n", argv[optind]);
+		pb_say(stderr, "pinbench server: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
 	return -1;
@@ -177,7 +171,7 @@ int cmd_server(int argc, char **argv)
 	rc = pb_server_run(&o, err, sizeof(err));
 	if (rc) {
 		if (err[0])
-			fprintf(stderr, "pinbench server: %s\n", err);
+			pb_say(stderr, "pinbench server: %s\n", err);
 		return rc == -2 ? 2 : 1;
 	}
 	return 0;

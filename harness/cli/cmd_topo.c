@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "cli/opts.h"
 #include "lib/schema.h"
 #include "sys/topo.h"
@@ -39,8 +40,8 @@ static void topo_usage(FILE *f)
 
 static int bad_usage(const char *what, const char *arg)
 {
-	fprintf(stderr, "pinbench topo: %s%s%s\n", what, arg ? " " : "", arg ? arg : "");
-	fprintf(stderr, "Try 'pinbench topo --help'.\n");
+	pb_say(stderr, "pinbench topo: %s%s%s\n", what, arg ? " " : "", arg ? arg : "");
+	pb_say(stderr, "Try 'pinbench topo --help'.\n");
 	return 2;
 }
 
@@ -106,13 +107,13 @@ static int topo_output(const struct pb_topo *t, bool json)
 	}
 	json_decref(body);
 	if (!root) {
-		fprintf(stderr, "pinbench topo: out of memory\n");
+		pb_say(stderr, "pinbench topo: out of memory\n");
 		return 1;
 	}
 	ret = json_dumpf(root, stdout, JSON_INDENT(2));
 	json_decref(root);
 	if (ret < 0) {
-		fprintf(stderr, "pinbench topo: cannot write the JSON report\n");
+		pb_say(stderr, "pinbench topo: cannot write the JSON report\n");
 		return 1;
 	}
 	fputc('\n', stdout);
@@ -134,13 +135,13 @@ int cmd_topo(int argc, char **argv)
 		return 0;
 	}
 	if (pb_topo_load(&t, o.spec, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pinbench topo: %s\n", err);
+		pb_say(stderr, "pinbench topo: %s\n", err);
 		return o.spec ? 2 : 1;
 	}
 	ret = topo_output(t, o.json);
 	pb_topo_free(t);
 	if (fflush(stdout) == EOF && !ret) {
-		fprintf(stderr, "pinbench topo: cannot write to stdout\n");
+		pb_say(stderr, "pinbench topo: cannot write to stdout\n");
 		ret = 1;
 	}
 	return ret;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "report/result.h"
 
 static const struct {
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "pinbench: unknown command '%s'\n", argv[1]);
+	pb_say(stderr, "pinbench: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;
 }

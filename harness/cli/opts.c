@@ -10,16 +10,28 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "cli/say.h"
+#include "lib/util.h"
 
 #define OPTS_MAX	32
 #define LONG_BASE	256	/* getopt_long's value for row i: its letter, or LONG_BASE + i */
 
-int pb_opt_nonneg(const char *arg, double *v)
+int pb_opt_double(const char *cmd, const char *name, const char *arg, double min, double max,
+		  double *v)
 {
-	char *end;
+	char shown[64];
+	int rc = pb_parse_double(arg, min, max, v);
 
-	*v = strtod(arg, &end);
-	return end == arg || *end || *v < 0 ? -1 : 0;
+	if (!rc)
+		return PB_OPTS_OK;
+	pb_str_shown(arg, shown, sizeof(shown));
+	if (rc == PB_NUM_SYNTAX)
+		pb_say(stderr, "pinbench %s: --%s: '%s' is not a decimal number\n", cmd, name,
+			shown);
+	else
+		pb_say(stderr, "pinbench %s: --%s: '%s' is out of range %g..%g\n", cmd, name,
+			shown, min, max);
+	return PB_OPTS_FAILED;
 }
 
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg)
@@ -54,11 +66,11 @@ static int value_ok(const char *cmd, const struct pb_opt *o, int *seen, const ch
 	else
 		snprintf(name, sizeof(name), "-%c", o->key);
 	if (o->arg && o->arg != PB_ARG_MULTI && ++*seen > 1) {
-		fprintf(stderr, "pinbench %s: %s given twice: give it once\n", cmd, name);
+		pb_say(stderr, "pinbench %s: %s given twice: give it once\n", cmd, name);
 		return PB_OPTS_FAILED;
 	}
 	if (o->arg == PB_ARG_PATH && arg && !*arg) {
-		fprintf(stderr, "pinbench %s: %s: an empty path\n", cmd, name);
+		pb_say(stderr, "pinbench %s: %s: an empty path\n", cmd, name);
 		return PB_OPTS_FAILED;
 	}
 	return PB_OPTS_OK;
@@ -68,8 +80,8 @@ int pb_opts_paths(int argc, char **argv, int from, const char *what)
 {
 	for (int i = from; i < argc; i++) {
 		if (!*argv[i]) {
-			fprintf(stderr, "pinbench %s: %s: an empty path (argument %d)\n",
-				argv[0], what, i - from + 1);
+			pb_say(stderr, "pinbench %s: %s: an empty path (argument %d)\n",
+			       argv[0], what, i - from + 1);
 			return PB_OPTS_FAILED;
 		}
 	}
@@ -97,6 +109,24 @@ static const struct pb_opt *row_of(const struct pb_opt *t, int n, int ch)
 	return NULL;
 }
 
+/*
+ * What getopt would have said of the option it refused, cleaned.  A short
+ * one is optopt; the word of a long one is argv[optind - 1], unless a group
+ * of short ones ("-Zq") is still being read at optind.
+ */
+static void getopt_said(int argc, char **argv, int ch)
+{
+	const char *w = argv[optind - 1], *g = optind < argc ? argv[optind] : "";
+	bool in_group = g[0] == '-' && g[1] && g[1] != '-' && strchr(g + 1, optopt);
+
+	if (optopt && optopt < LONG_BASE && (w[0] != '-' || w[1] != '-' || in_group))
+		pb_say(stderr, "pinbench: %s -- '%c'\n", ch == ':' ?
+		       "option requires an argument" : "invalid option", optopt);
+	else
+		pb_say(stderr, "pinbench: option '%s' %s\n", w, ch == ':' ?
+		       "requires an argument" : "is unknown, ambiguous or takes no value");
+}
+
 int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *t, int n,
 		  void *ctx, int *bad)
 {
@@ -108,6 +138,8 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 	if (n > OPTS_MAX)
 		abort();	/* a table too long for the buffers: a bug here */
 	ns = snprintf(shorts, 4, "%s", lead);
+	if (!strchr(lead, ':'))
+		shorts[ns++] = ':';	/* getopt quiet: its messages would quote argv raw */
 	for (i = 0; i < n; i++) {
 		if (t[i].name)
 			lo[nl++] = (struct option){ t[i].name, t[i].arg ? required_argument :
@@ -127,6 +159,8 @@ int pb_opts_parse(int argc, char **argv, const char *lead, const struct pb_opt *
 		if (!o) {
 			if (bad)
 				*bad = ch;
+			if (!strchr(lead, ':'))
+				getopt_said(argc, argv, ch);
 			return PB_OPTS_USAGE;
 		}
 		rc = value_ok(argv[0], o, &seen[o - t], optarg);

@@ -43,8 +43,15 @@ struct pb_opt {
 
 /* A handler for -h/--help. */
 int pb_opt_help(void *ctx, const struct pb_opt *o, const char *arg);
-/* A number >= 0, all of arg (--min-change PCT): 0 and *v set, or -1. */
-int pb_opt_nonneg(const char *arg, double *v);
+/*
+ * The value of option --name of pinbench cmd as a decimal number in
+ * min..max (pb_parse_double()): PB_OPTS_OK with *v set, or PB_OPTS_FAILED
+ * with a message naming the option and the value printed.
+ */
+int pb_opt_double(const char *cmd, const char *name, const char *arg, double min, double max,
+		  double *v);
+/* --min-change PCT: the noise floor of a significant change, in percent. */
+#define PB_MIN_CHANGE_MAX	1000.0
 
 /*
  * Parse argv[1..] against the table t of n rows; lead is put before the

@@ -217,11 +217,12 @@ static int where_fail(char *err, size_t len, const char *origin, int line,
 			     with_key ? ": " : "");
 	else if (with_key)
 		n = snprintf(err, len, "%s: ", key);
-	if (n < 0 || (size_t)n >= len)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err + n, len - n, fmt, ap);
-	va_end(ap);
+	if (n >= 0 && (size_t)n < len) {
+		va_start(ap, fmt);
+		vsnprintf(err + n, len - n, fmt, ap);
+		va_end(ap);
+	}
+	pb_str_clean(err);	/* the job file's text, quoted */
 	return -1;
 }
 
@@ -933,7 +934,7 @@ static int pct_cmp(const void *a, const void *b)
 static int parse_pct(struct pb_job *j, const char *text, const struct pb_kv *kv,
 		     char *err, size_t len)
 {
-	char *copy = strdup(text), *p = copy, *tok, *end;
+	char *copy = strdup(text), *p = copy, *tok;
 	int rc = 0, n = 0;
 	double v[PB_MAX_PCT];
 
@@ -941,10 +942,9 @@ static int parse_pct(struct pb_job *j, const char *text, const struct pb_kv *kv,
 		return oom(err, len);
 	while (!rc && (tok = strsep(&p, ","))) {
 		tok = trim(tok);
-		errno = 0;
-		double x = strtod(tok, &end);
+		double x = 0;
 
-		if (end == tok || *end || errno || !(x > 0 && x < 100))
+		if (pb_parse_double(tok, 0, 100, &x) || !(x > 0 && x < 100))
 			rc = kv ? where_fail(err, len, kv->origin, kv->line, kv->key, true,
 					     "'%s' is not a percentile above 0 and below 100 "
 					     "(50, 99.9, 99.99)", tok) : -1;

@@ -73,19 +73,10 @@ static int parse_long(const char *s, long *out)
 	return 0;
 }
 
+/* A decimal number (pb_parse_double()): no hex, inf or nan. */
 static int parse_double(const char *s, double *out)
 {
-	char *end;
-	double v;
-
-	if (!*s || isspace((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(v))
-		return -1;
-	*out = v;
-	return 0;
+	return pb_parse_double(s, -HUGE_VAL, HUGE_VAL, out) ? -1 : 0;
 }
 
 static int parse_bool(const char *s, int *out)

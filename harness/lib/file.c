@@ -63,6 +63,29 @@ static int sync_dir(int dfd)
 	return rc;
 }
 
+/* sync_dir() of the folder path is in. */
+static int sync_dir_of(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int fd, rc;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		slash[1] = 0;
+	else
+		*slash = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = sync_dir(fd);
+	close(fd);
+	return rc;
+}
+
 int pb_subdir_open(const char *dir, const char *name)
 {
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, e;

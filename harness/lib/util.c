@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 	n = vsnprintf(err, len, fmt, ap);
 	if (e && n >= 0 && (size_t)n < len)
 		snprintf(err + n, len - n, ": %s", strerror(e));
+	pb_str_clean(err);	/* a message quotes input */
 	return -1;
 }
 
@@ -33,19 +35,55 @@ int pb_errf(char *err, size_t len, int e, const char *fmt, ...)
 	return -1;
 }
 
-bool pb_str_clean(char *s)
+/*
+ * The one cleaning of text that quotes input: a C0 control (but those in
+ * keep), DEL, or a C1 control written in UTF-8 (0xc2 0x80..0x9f, which
+ * some terminals obey like ESC [) becomes '?'.
+ */
+static bool clean(char *s, const char *keep)
 {
 	bool changed = false;
 
 	for (; s && *s; s++) {
 		unsigned char c = *s;
 
-		if (c < 0x20 || c == 0x7f) {
+		if ((c < 0x20 && !strchr(keep, c)) || c == 0x7f) {
 			*s = '?';
+			changed = true;
+		} else if (c == 0xc2 && (unsigned char)s[1] >= 0x80 &&
+			   (unsigned char)s[1] <= 0x9f) {
+			s[0] = s[1] = '?';
+			s++;
 			changed = true;
 		}
 	}
 	return changed;
+}
+
+bool pb_str_clean(char *s)
+{
+	return clean(s, "");
+}
+
+bool pb_text_clean(char *s)
+{
+	return clean(s, "\n\t");
+}
+
+const char *pb_str_shown(const char *s, char *buf, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (!len)
+		return "";
+	if (n < len)
+		memcpy(buf, s, n + 1);
+	else if (len < 4)
+		buf[0] = 0;
+	else
+		snprintf(buf, len, "%.*s...", (int)(len - 4), s);
+	pb_str_clean(buf);
+	return buf;
 }
 
 int pb_label_check(const char *label, char *err, size_t len)
@@ -139,4 +177,66 @@ const char *pb_wrap_at(const char *s, int room)
 		w += ((unsigned char)*p & 0xc0) != 0x80;
 	}
 	return w > room ? brk : NULL;
+}
+
+static size_t digits(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+size_t pb_num_span(const char *s)
+{
+	size_t i = 0, d, f = 0, e;
+
+	if (s[i] == '+' || s[i] == '-')
+		i++;
+	d = digits(s + i);
+	i += d;
+	if (s[i] == '.') {
+		f = digits(s + i + 1);
+		i += 1 + f;
+	}
+	if (!d && !f)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		e = s[i + 1] == '+' || s[i + 1] == '-' ? 2 : 1;
+		if (digits(s + i + e))
+			i += e + digits(s + i + e);
+	}
+	return i;
+}
+
+int pb_parse_double(const char *s, double min, double max, double *v)
+{
+	size_t n = pb_num_span(s);
+	double x;
+
+	if (!n || s[n])
+		return PB_NUM_SYNTAX;
+	x = strtod(s, NULL);	/* the grammar above is all decimal: no locale, no hex */
+	if (!isfinite(x))
+		return PB_NUM_RANGE;	/* 1e309 */
+	if (!(x >= min && x <= max))
+		return PB_NUM_RANGE;
+	*v = x;
+	return 0;
+}
+
+int pb_parse_long(const char *s, long min, long max, long *v)
+{
+	size_t i = s[0] == '+' || s[0] == '-';
+	long x;
+
+	if (!digits(s + i) || s[i + digits(s + i)])
+		return PB_NUM_SYNTAX;
+	errno = 0;
+	x = strtol(s, NULL, 10);
+	if (errno || x < min || x > max)
+		return PB_NUM_RANGE;
+	*v = x;
+	return 0;
 }

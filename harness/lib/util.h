@@ -16,12 +16,20 @@ int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
 	__attribute__((format(printf, 4, 0)));
 
 /*
- * Make a string from a result file or the network safe to print: every
- * control character (ESC, CR, NL, ...; DEL too) becomes '?', in place.
- * Returns true when anything changed.
+ * Make a string from a result file, the network, a job file or argv safe
+ * to print: every control character (ESC, BEL, CR, NL, ...; DEL and the C1
+ * controls in UTF-8 too) becomes '?', in place.  Returns true when
+ * anything changed.  pb_verrf() and pb_errf() clean the message they make.
  */
 #include <stdbool.h>
 bool pb_str_clean(char *s);
+/* The same for a whole message of several lines: NL and tab are kept. */
+bool pb_text_clean(char *s);
+/*
+ * s (at most len - 4 bytes of it, then "...") copied into buf and cleaned
+ * as pb_str_clean() does, to quote input in a message: returns buf.
+ */
+const char *pb_str_shown(const char *s, char *buf, size_t len);
 
 /*
  * Open path for reading only when it is a regular file: a FIFO, a device,
@@ -55,5 +63,20 @@ void *pb_grow(void *p, int nr, int *cap, size_t size);
  * fits.  A word longer than room ends the line after it: never cut.
  */
 const char *pb_wrap_at(const char *s, int room);
+
+/*
+ * Numbers a user writes (options, job keys): decimal only, all of s, no
+ * leading or trailing space.  A double is [+-]digits[.digits][e[+-]digits]
+ * (".5" and "5." too); no hex ("0x10", "0x1p3"), no "inf" or "nan"; it must
+ * be finite.  An integer is [+-]digits.  Returns 0 with *v set when the
+ * value lies in min..max, PB_NUM_SYNTAX when s is no such number,
+ * PB_NUM_RANGE when it is one outside min..max (*v untouched then).
+ */
+#define PB_NUM_SYNTAX	(-1)
+#define PB_NUM_RANGE	(-2)
+int pb_parse_double(const char *s, double min, double max, double *v);
+int pb_parse_long(const char *s, long min, long max, long *v);
+/* The length of the decimal number pb_parse_double() accepts at the start of s, or 0. */
+size_t pb_num_span(const char *s);
 
 #endif

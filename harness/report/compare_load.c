@@ -174,13 +174,10 @@ static void sweep_parse(struct pb_table *t)
 {
 	const char *slash = strrchr(t->job, '/');
 	const char *eq = slash ? strchr(slash, '=') : NULL;
-	char *end;
 	double x;
 
-	if (!eq)
-		return;
-	x = strtod(eq + 1, &end);
-	if (end == eq + 1 || *end)
+	/* a decimal number: "x=nan" would leave the plot's sort no order */
+	if (!eq || pb_parse_double(eq + 1, -HUGE_VAL, HUGE_VAL, &x))
 		return;
 	snprintf(t->sweep_base, sizeof(t->sweep_base), "%.*s", (int)(slash - t->job), t->job);
 	snprintf(t->sweep_key, sizeof(t->sweep_key), "%.*s", (int)(eq - slash - 1), slash + 1);
@@ -444,7 +441,6 @@ static bool is_default(const char *bench, const char *k, json_t *v)
 	const struct pb_bench *b = bench ? pb_bench_find(bench) : NULL;
 	const struct pb_key *key = pb_key_find(pb_common_keys, k);
 	const char *s = json_string_value(v);
-	char *end;
 	double x, d;
 
 	if (!key && b)
@@ -453,11 +449,9 @@ static bool is_default(const char *bench, const char *k, json_t *v)
 		return false;
 	if (!strcmp(s, key->def))
 		return true;
-	x = strtod(s, &end);	/* "0.50" is "0.5" */
-	if (end == s || *end)
-		return false;
-	d = strtod(key->def, &end);
-	return !*end && x == d;
+	/* "0.50" is "0.5" */
+	return !pb_parse_double(s, -HUGE_VAL, HUGE_VAL, &x) &&
+	       !pb_parse_double(key->def, -HUGE_VAL, HUGE_VAL, &d) && x == d;
 }
 
 static void note_differs(struct pb_cmp *c, struct pb_table *t, int group, const char *k,

@@ -645,10 +645,17 @@ static void print_table(struct rctx *r, const struct pb_table *t)
 
 /* ---- csv and json ---- */
 
+/*
+ * A text cell; one that starts like a formula (= + - @, tab or CR) gets a
+ * leading "'", as spreadsheets expect, so that a job named
+ * "=HYPERLINK(...)" stays text.
+ */
 static void csv_field(FILE *f, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
+	const char *formula = *s && strchr("=+-@\t\r", *s) ? "'" : "";
+
+	if (strpbrk(s, ",\"\n\r")) {
+		fprintf(f, "\"%s", formula);
 		for (; *s; s++) {
 			if (*s == '"')
 				fputc('"', f);
@@ -656,7 +663,7 @@ static void csv_field(FILE *f, const char *s, bool last)
 		}
 		fputc('"', f);
 	} else {
-		fputs(s, f);
+		fprintf(f, "%s%s", formula, s);
 	}
 	fputc(last ? '\n' : ',', f);
 }

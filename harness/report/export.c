@@ -294,19 +294,64 @@ static void write_ktap(const struct xctx *x)
 
 /* ---- JUnit XML ---- */
 
+/*
+ * The length of the well-formed UTF-8 sequence at s (shortest form, no
+ * surrogate, at most U+10FFFF) with its code point in *cp, or 0.
+ */
+static int utf8_at(const unsigned char *s, unsigned int *cp)
+{
+	static const unsigned int least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 0;
+	unsigned int c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (!n || s[0] >= 0xf8)
+		return 0;
+	c = s[0] & (0x7f >> n);
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* XML 1.0's Char, less CR and LF (an attribute value would lose them). */
+static bool xml_char(unsigned int c)
+{
+	return c == '\t' || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) ||
+	       (c >= 0x10000 && c <= 0x10ffff);
+}
+
+/* s escaped; a character XML 1.0 does not allow, or a byte of bad UTF-8, is '?'. */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int c;
+	int n;
+
+	while (*p) {
+		n = utf8_at(p, &c);
+		if (!n || !xml_char(c)) {
+			fputc('?', f);
+			p += n ? n : 1;
+			continue;
+		}
+		switch (c) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
 		case '\'': fputs("&apos;", f); break;
-		default:
-			/* control characters are not XML 1.0 */
-			fputc((unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s, f);
+		default: fwrite(p, 1, (size_t)n, f);
 		}
+		p += n;
 	}
 }
 

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +147,82 @@ static void test_wrap_at(void **state)
 	assert_string_equal(b, " and more");
 }
 
+static void test_parse_double(void **state)
+{
+	static const char *const syntax[] = {
+		"", " 5", "5 ", "0x10", "0x1p3", "inf", "-inf", "nan", "NAN", "infinity",
+		"1e", "1e+", ".", "-", "+", "1,5", "5%", "1.2.3", "--1", "\t1", "1\n",
+	};
+	double v = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++) {
+		assert_int_equal(pb_parse_double(syntax[i], -1e9, 1e9, &v), PB_NUM_SYNTAX);
+		assert_true(v == 7);	/* untouched */
+	}
+	assert_int_equal(pb_parse_double("1e309", 0, HUGE_VAL, &v), PB_NUM_RANGE);
+	assert_int_equal(pb_parse_double("-1e309", -HUGE_VAL, 0, &v), PB_NUM_RANGE);
+	assert_int_equal(pb_parse_double("-1", 0, 1000, &v), PB_NUM_RANGE);
+	assert_int_equal(pb_parse_double("1000.5", 0, 1000, &v), PB_NUM_RANGE);
+	assert_true(v == 7);
+	assert_int_equal(pb_parse_double("1000", 0, 1000, &v), 0);
+	assert_true(v == 1000);
+	assert_int_equal(pb_parse_double("0.5", 0, 1, &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(pb_parse_double(".5", 0, 1, &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(pb_parse_double("5.", 0, 10, &v), 0);
+	assert_true(v == 5);
+	assert_int_equal(pb_parse_double("+2.5e-1", 0, 1, &v), 0);
+	assert_true(v == 0.25);
+	assert_int_equal(pb_parse_double("-3E2", -1000, 0, &v), 0);
+	assert_true(v == -300);
+	assert_int_equal(pb_num_span("12.5ms"), 4);
+	assert_int_equal(pb_num_span("0x10"), 1);
+	assert_int_equal(pb_num_span("e5"), 0);
+}
+
+static void test_parse_long(void **state)
+{
+	static const char *const syntax[] = { "", " 1", "1 ", "0x10", "1.5", "1e3", "+", "-", "1K" };
+	long v = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(syntax) / sizeof(syntax[0]); i++)
+		assert_int_equal(pb_parse_long(syntax[i], -100, 100, &v), PB_NUM_SYNTAX);
+	assert_int_equal(pb_parse_long("99999999999999999999", 0, LONG_MAX, &v), PB_NUM_RANGE);
+	assert_int_equal(pb_parse_long("101", -100, 100, &v), PB_NUM_RANGE);
+	assert_int_equal(pb_parse_long("-101", -100, 100, &v), PB_NUM_RANGE);
+	assert_int_equal(v, 7);
+	assert_int_equal(pb_parse_long("-100", -100, 100, &v), 0);
+	assert_int_equal(v, -100);
+	assert_int_equal(pb_parse_long("+42", -100, 100, &v), 0);
+	assert_int_equal(v, 42);
+}
+
+static void test_clean(void **state)
+{
+	char s[] = "a\033]0;x\007b\r\n\tc\x7f\xc2\x9b" "2J\xc2\xa0" "d";
+	char t[] = "l1\n\tl2\033[2J\r\n";
+
+	(void)state;
+	assert_true(pb_str_clean(s));
+	assert_string_equal(s, "a?]0;x?b???c???2J\xc2\xa0" "d");	/* NBSP is no control */
+	assert_true(pb_text_clean(t));
+	assert_string_equal(t, "l1\n\tl2?[2J?\n");
+	assert_false(pb_str_clean(s));
+}
+
+static void test_str_shown(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	assert_string_equal(pb_str_shown("a\033[2J", buf, sizeof(buf)), "a?[2J");
+	assert_string_equal(pb_str_shown("abcdefghij", buf, sizeof(buf)), "abcd...");
+	assert_string_equal(pb_str_shown("abcdefg", buf, sizeof(buf)), "abcdefg");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +230,10 @@ int main(void)
 		cmocka_unit_test(test_label_refused),
 		cmocka_unit_test(test_open_regular),
 		cmocka_unit_test(test_wrap_at),
+		cmocka_unit_test(test_parse_double),
+		cmocka_unit_test(test_parse_long),
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_str_shown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
