@@ -5,7 +5,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 } else {
 	set terminal png size 1600,1500 noenhanced
 }
-set output 'kernels.png'
+if (!exists("pinbench_stdout")) set output 'kernels.png'
 load plotdir."/common.gp"
 set multiplot layout 3,2
 unset label

@@ -1157,8 +1157,9 @@ static int count_lines_with(const char *text, const char *s)
 }
 
 /*
- * A stand-in for gnuplot on PATH: it makes the image its .gp names, so that
- * what is drawn (the .gp and .dat) is checked on any machine.
+ * A stand-in for gnuplot on PATH: it writes an image on stdout, as gnuplot
+ * does when plot sets pinbench_stdout (-e), else into the file its .gp
+ * names, so that what is drawn (the .gp and .dat) is checked on any machine.
  */
 static void fake_gnuplot(char *bindir, size_t len)
 {
@@ -1170,7 +1171,9 @@ static void fake_gnuplot(char *bindir, size_t len)
 	snprintf(path, sizeof(path), "%s/gnuplot", bindir);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\nf=$(sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\")\n"
+	fputs("#!/bin/sh\nfor gp; do :; done\n"
+	      "case \"$*\" in *pinbench_stdout*) printf x; exit 0 ;; esac\n"
+	      "f=$(sed -n \"s/^.*set output '\\(.*\\)'$/\\1/p\" \"$gp\")\n"
 	      "printf x > \"$f\"\n", f);
 	fclose(f);
 	assert_int_equal(chmod(path, 0755), 0);
