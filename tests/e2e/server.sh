@@ -15,7 +15,9 @@
 FR="python3 tests/e2e/server_frames.py"
 PB_FRAMES_CPU=$C0	# a CPU the loopback server offers (--cpus $C0)
 export PB_FRAMES_CPU
-SHORT="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none --set timeout=3 -q --format json"
+# a key is set once on the command line: SHORT0 for a job that sets timeout= itself
+SHORT0="--repeats 2 --duration 0.3 --warmup 0.1 --set events=none -q --format json"
+SHORT="$SHORT0 --set timeout=3"
 NS_A=pbA$$
 NS_B=pbB$$
 SRV=
@@ -153,7 +155,7 @@ done
 "$PB" bench udpping cpus=$C0 $P peer_cpu=$((C0 + 1)) $SHORT -o "$T/o" >"$T/n.json" 2>"$T/err"
 check "peer_cpu not in the server's --cpus: failed, the server's reason" pyjson "$T/n.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'not offered' in d['jobs'][0]['reason']"
-"$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 $SHORT --set timeout=60 -o "$T/o" >"$T/t.json" 2>"$T/err"
+"$PB" bench udpping cpus=$C0 $P peer_cpu=$C0 $SHORT0 --set timeout=60 -o "$T/o" >"$T/t.json" 2>"$T/err"
 check "a job longer than --session-timeout is refused with the reason" pyjson "$T/t.json" \
 	"d['jobs'][0]['status'] == 'failed' and 'session-timeout' in d['jobs'][0]['reason']"
 
