@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,59 @@ int pb_mkdirs(const char *path)
 	}
 	if (mkdir(buf, 0777) < 0 && errno != EEXIST)
 		return -1;
+	return 0;
+}
+
+int pb_read_all(int fd, size_t cap, char **buf, size_t *n)
+{
+	size_t size = 64 * 1024, got = 0;
+	struct stat st;
+	char *b, *nb;
+	ssize_t r;
+
+	if (!fstat(fd, &st) && st.st_size > 0 && (uintmax_t)st.st_size < cap)
+		size = (size_t)st.st_size + 1;	/* one more byte: no growth to see EOF */
+	b = malloc(size + 1);
+	if (!b)
+		return -1;
+	for (;;) {
+		if (got == size) {
+			if (size > cap) {
+				free(b);
+				errno = EFBIG;
+				return -1;
+			}
+			size = size > cap / 2 ? cap + 1 : size * 2;
+			nb = realloc(b, size + 1);
+			if (!nb) {
+				free(b);
+				errno = ENOMEM;
+				return -1;
+			}
+			b = nb;
+		}
+		r = read(fd, b + got, size - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(b);
+			errno = e;
+			return -1;
+		}
+		if (!r)
+			break;
+		got += (size_t)r;
+	}
+	if (got > cap) {
+		free(b);
+		errno = EFBIG;
+		return -1;
+	}
+	b[got] = '\0';
+	*buf = b;
+	*n = got;
 	return 0;
 }
 

@@ -40,6 +40,12 @@ int pb_file_save_at(int dfd, const char *name, const char *shown, const char *te
 int pb_subdir_open(const char *dir, const char *name);
 /* pb_file_save(path, j as indented JSON, false, ...). */
 int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
+/*
+ * Read all of fd (a regular file) into *buf, NUL-terminated, in blocks:
+ * 0 with *n its length (free *buf), -1 with errno (EFBIG: more than cap
+ * bytes; nothing is kept).
+ */
+int pb_read_all(int fd, size_t cap, char **buf, size_t *n);
 /* mkdir -p */
 int pb_mkdirs(const char *path);
 

@@ -131,8 +131,16 @@ static const char *file_kind(mode_t m)
 
 int pb_open_regular(const char *path, struct stat *st, char *err, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	return pb_open_file(path, true, st, err, len);
+}
 
+int pb_open_file(const char *path, bool follow, struct stat *st, char *err, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		      (follow ? 0 : O_NOFOLLOW));
+
+	if (fd < 0 && errno == ELOOP && !follow)
+		return pb_errf(err, len, 0, "%s: a symbolic link, not followed", path);
 	if (fd < 0)
 		return pb_errf(err, len, errno, "%s", path);
 	if (fstat(fd, st)) {

@@ -39,6 +39,8 @@ const char *pb_str_shown(const char *s, char *buf, size_t len);
  */
 struct stat;
 int pb_open_regular(const char *path, struct stat *st, char *err, size_t len);
+/* pb_open_regular, and with follow false a symlink is refused, not followed. */
+int pb_open_file(const char *path, bool follow, struct stat *st, char *err, size_t len);
 
 /*
  * A run label names a folder under -o and a row of compare: 1 to

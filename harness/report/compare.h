@@ -133,6 +133,7 @@ struct pb_cmp {
 	enum pb_cmp_test test;		/* how cells are tested (set before loading) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */
+	bool		no_links;	/* follow no symlink, not even to a file named (a history) */
 };
 
 /*
@@ -205,7 +206,9 @@ int pb_version_cmp(const char *a, const char *b);
 
 /*
  * Read a result file, or every *.json under a folder (recursively, in name
- * order; symlinked folders are not followed).  Each file counts once
+ * order; no symlink in a folder is followed, to a folder or a file: a
+ * linked file is skipped and named; with c->no_links not even a file named
+ * by path is read through one).  Each file counts once
  * however many paths lead to it (st_dev, st_ino).  Only regular files are
  * read.  A file in a folder that cannot be used (unreadable, corrupt,
  * another schema) is skipped and noted in c->skipped for the caller to

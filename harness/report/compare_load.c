@@ -24,6 +24,7 @@
 #include "core/keys.h"
 #include "lib/anomaly.h"
 #include "report/compare.h"
+#include "report/resultload.h"
 #include "lib/schema.h"
 #include "lib/util.h"
 #include "checks/stats.h"
@@ -794,16 +795,16 @@ static int skip_file(struct pb_cmp *c, char *err, size_t len)
  * cannot be used (unreadable, not a regular file, corrupt, another
  * schema: err says why), -1 on a fatal error (out of memory).
  */
-static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, size_t len)
+static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap, char *err,
+		     size_t len)
 {
-	json_error_t je;
 	json_t *root, *job;
-	char why[160], key[512];
+	char key[512];
 	int fd, group, rc = 0;
 	struct stat st;
 	size_t i;
 
-	fd = pb_open_regular(path, &st, err, len);
+	fd = pb_open_file(path, follow && !c->no_links, &st, err, len);
 	if (fd < 0)
 		return 1;
 	rc = first_sight(c, &st);
@@ -811,18 +812,11 @@ static int load_file(struct pb_cmp *c, const char *path, int *tcap, char *err, s
 		close(fd);
 		return rc < 0 ? pb_errf(err, len, 0, "out of memory") : 0;
 	}
-	root = json_loadfd(fd, 0, &je);
+	root = pb_result_loadfd(fd, path, err, len);
 	close(fd);
-	if (!root) {
-		snprintf(err, len, "%s: cannot read: %s (line %d)", path, je.text, je.line);
+	if (!root)
 		return 1;
-	}
 	clean_strings(root);
-	if (pb_cmp_check_result(root, why, sizeof(why))) {
-		snprintf(err, len, "%s: not a pinbench result: %s", path, why);
-		json_decref(root);
-		return 1;
-	}
 	rc = 0;
 	if (c->only_class) {
 		pb_cmp_class_of(root, key, sizeof(key));
@@ -866,7 +860,8 @@ static int load_dir(struct pb_cmp *c, const char *path, int depth, int *tcap,
 
 /*
  * One entry of a folder: a folder (not through a symlink: no cycles, no
- * walking out of the tree), or a *.json file (a symlink to one too).  A
+ * walking out of the tree), or a *.json file, not through a symlink
+ * either (a planted link to a secret is refused, named in c->skipped).  A
  * file that cannot be used is skipped, with a note in c->skipped.
  */
 static int load_entry(struct pb_cmp *c, const char *path, int depth, int *tcap,
@@ -882,7 +877,7 @@ static int load_entry(struct pb_cmp *c, const char *path, int depth, int *tcap,
 	if (!ends_with(path, ".json") || (S_ISLNK(st.st_mode) && !stat(path, &st) &&
 					  S_ISDIR(st.st_mode)))
 		return 0;
-	rc = load_file(c, path, tcap, err, len);
+	rc = load_file(c, path, false, tcap, err, len);
 	return rc == 1 ? skip_file(c, err, len) : rc;
 }
 
@@ -941,7 +936,7 @@ int pb_cmp_load(struct pb_cmp *c, const char *path, char *err, size_t len)
 		return pb_errf(err, len, errno, "%s", path);
 	if (S_ISDIR(st.st_mode))
 		return load_dir(c, path, 0, &tcap, err, len);
-	return load_file(c, path, &tcap, err, len) ? -1 : 0;
+	return load_file(c, path, true, &tcap, err, len) ? -1 : 0;
 }
 
 static const struct pb_cmp *sort_ctx;

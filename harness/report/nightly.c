@@ -25,6 +25,7 @@
 #include "report/compare.h"
 #include "report/history.h"
 #include "report/nightly.h"
+#include "report/resultload.h"
 #include "report/plot.h"
 #include "lib/file.h"
 #include "lib/util.h"
@@ -267,20 +268,18 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 		     json_t **rootp, char *err, size_t elen)
 {
 	const char *l, *cf;
-	json_error_t je;
 	struct stat st;
 	char why[160] = "";
 	json_t *root;
 	int fd;
 
-	fd = pb_open_regular(path, &st, err, elen);
+	fd = pb_open_file(path, false, &st, err, elen);
 	if (fd < 0)
 		return -1;
-	root = json_loadfd(fd, 0, &je);
+	root = pb_result_loadfd(fd, path, err, elen);
 	close(fd);
 	if (!root)
-		return pb_errf(err, elen, 0, "%s: cannot read: %s (line %d)", path, je.text,
-			       je.line);
+		return -1;
 	l = json_string_value(json_object_get(root, "label"));
 	cf = json_string_value(json_object_get(root, "config"));
 	if (pb_cmp_check_result(root, why, sizeof(why)) == 0 && !l) {
@@ -652,7 +651,7 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 	size_t mdlen = 0;
 	struct pb_history h = { 0 };
 	struct judged *j = NULL;
-	struct pb_cmp c = { 0 };
+	struct pb_cmp c = { .no_links = true };
 	int i, rc = 0, prc = -1, r;
 	FILE *f;
 

@@ -3,7 +3,8 @@
 # The parsers of untrusted input under libFuzzer, briefly: the control
 # messages of `pinbench server` (tests/fuzz/proto_fuzz.c, seeds in
 # tests/fuzz/corpus/), job files (jobfile_fuzz.c, corpus-jobfile/) and
-# perf stat output (perfstat_fuzz.c, corpus-perfstat/).  Built with clang
+# perf stat output (perfstat_fuzz.c, corpus-perfstat/) and result files
+# (result_fuzz.c, corpus-result/: genresults' and a real bench's).  Built with clang
 # -fsanitize=fuzzer,address when clang and libFuzzer are present (the
 # harness compiled once, linked into each target), each run for
 # FUZZ_SECONDS (default 10) from its seeds (new inputs go to a scratch
@@ -67,4 +68,5 @@ fuzz() {
 fuzz proto tests/fuzz/corpus "control parser" 9000
 fuzz jobfile tests/fuzz/corpus-jobfile "job-file parser" 8192
 fuzz perfstat tests/fuzz/corpus-perfstat "perf stat reader" 8192
+fuzz result tests/fuzz/corpus-result "result-file loader" 16384
 done_testing
