@@ -137,7 +137,7 @@ static void test_summary_arith(void **state)
  */
 static void test_summary_clip_zero(void **state)
 {
-	const double v[] = { 1, 20 }, w[] = { -1, 20 };
+	const double v[] = { 1, 20 }, w[] = { -1, 20 }, z[] = { 0, 20 };
 	struct pb_summary s;
 
 	(void)state;
@@ -147,6 +147,8 @@ static void test_summary_clip_zero(void **state)
 	assert_int_equal(pb_summarize(w, 2, false, &s), 0);
 	NEAR(s.ci_lo, 9.5 - 12.706205 * sqrt(220.5) / sqrt(2), 1e-4);
 	assert_true(s.ci_lo < -100);
+	assert_int_equal(pb_summarize(z, 2, false, &s), 0);	/* 0 is not negative */
+	NEAR(s.ci_lo, 0, 0);
 }
 
 /*
