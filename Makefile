@@ -68,6 +68,11 @@ demo: deps
 	@$(MAKE) --no-print-directory pinbench
 	./pinbench run configs/quick.ini
 
+# The mutation check (tests/mutate.sh, tests/mutants.txt): every listed
+# mutant of verdict and data-keeping code must fail a test.
+mutate:
+	@bash tests/mutate.sh
+
 fuzz:
 	@FUZZ_SECONDS=$${FUZZ_SECONDS:-60} sh tests/e2e/fuzz.sh
 
@@ -87,7 +92,7 @@ clean:
 	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP)
 	find harness benches tests -name '*.[od]' -delete
 
-.PHONY: all deps check demo bench-peers install clean tests
+.PHONY: all deps check demo bench-peers install clean tests mutate
 .SECONDARY:
 
 -include $(shell find harness benches tests -name '*.d' 2>/dev/null)

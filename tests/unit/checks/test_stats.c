@@ -137,7 +137,7 @@ static void test_summary_arith(void **state)
  */
 static void test_summary_clip_zero(void **state)
 {
-	const double v[] = { 1, 20 }, w[] = { -1, 20 };
+	const double v[] = { 1, 20 }, w[] = { -1, 20 }, z[] = { 0, 20 };
 	struct pb_summary s;
 
 	(void)state;
@@ -147,6 +147,8 @@ static void test_summary_clip_zero(void **state)
 	assert_int_equal(pb_summarize(w, 2, false, &s), 0);
 	NEAR(s.ci_lo, 9.5 - 12.706205 * sqrt(220.5) / sqrt(2), 1e-4);
 	assert_true(s.ci_lo < -100);
+	assert_int_equal(pb_summarize(z, 2, false, &s), 0);	/* 0 is not negative */
+	NEAR(s.ci_lo, 0, 0);
 }
 
 /*
@@ -545,6 +547,32 @@ static void test_rank_outlier(void **state)
 	assert_int_equal(pb_rank_test(z, 2, b, 6, &r), -1);
 }
 
+/*
+ * The exact law up to PB_MW_EXACT_MAX values, the approximation above it.
+ * 25 against 25 tie-free, every b above every a: exact p = 2 / C(50, 25);
+ * 25 against 26: the normal approximation's p, z = (mn/2 - 0.5) / sd, far
+ * above the exact 2 / C(51, 25).
+ */
+static void test_rank_exact_limit(void **state)
+{
+	double a[25], b[26], mu, sd;
+	struct pb_ratio r;
+
+	(void)state;
+	for (int i = 0; i < 25; i++)
+		a[i] = 1 + i;
+	for (int j = 0; j < 26; j++)
+		b[j] = 100 + j;
+	assert_int_equal(PB_MW_EXACT_MAX, 50);
+	assert_int_equal(pb_rank_test(a, 25, b, 25, &r), 0);
+	NEAR(r.p / (2 / 126410606437752.0), 1, 1e-9);
+	assert_int_equal(pb_rank_test(a, 25, b, 26, &r), 0);
+	mu = 25 * 26 / 2.0;
+	sd = sqrt(25 * 26 * 52 / 12.0);
+	NEAR(r.p / erfc((mu - 0.5) / sd / M_SQRT2), 1, 1e-9);
+	assert_true(r.p > 1e-10);	/* the exact one would be 8.1e-15 */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_rank_exact),
 		cmocka_unit_test(test_rank_normal),
 		cmocka_unit_test(test_rank_outlier),
+		cmocka_unit_test(test_rank_exact_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1006,6 +1006,29 @@ static void test_real_tables(void **state)
 	setup_fakes(state);
 }
 
+/* A section name of 63 characters is a job; of 64, a bad section name. */
+static void test_section_name_limit(void **state)
+{
+	char text[160], path[sizeof(JOB_TMP)], name[65];
+	struct pb_jobset js;
+	int n;
+
+	(void)state;
+	memset(name, 'j', 63);
+	name[63] = 0;
+	n = snprintf(text, sizeof(text), "[%s]\nbench = pipe\n", name);
+	write_job(path, text, (size_t)n);
+	load_ok(path, NULL, NULL, 0, 2, &js);
+	unlink(path);
+	assert_int_equal(js.nr, 1);
+	assert_string_equal(js.jobs[0].name, name);
+	pb_jobset_free(&js);
+	strcat(name, "j");
+	n = snprintf(text, sizeof(text), "[%s]\nbench = pipe\n", name);
+	load_text_fails(text, (size_t)n, ":1: bad section name '%s' (1 to 63 letters, digits "
+			"or _-.:+@)", name);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1055,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_count_window),
 		cmocka_unit_test(test_counts_first),
 		cmocka_unit_test(test_real_tables),
+		cmocka_unit_test(test_section_name_limit),
 	};
 	char *self = argc > 0 ? strdup(argv[0]) : NULL;
 

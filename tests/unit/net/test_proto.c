@@ -519,6 +519,20 @@ static void test_peer_watch(void **state)
 	free(m);
 }
 
+/* DEL (0x7f) is not printable: refused in a value by the parser and the builder. */
+static void test_value_del(void **state)
+{
+	struct pb_msg *m = new_msg(PB_MSG_HELLO);
+
+	(void)state;
+	expect_body_error("a=\x7f\n", "bad value");
+	expect_body_error("a=x\x7fy\n", "bad value");
+	assert_int_equal(pb_msg_add(m, "k", "%s", "\x7f"), -1);
+	assert_int_equal(pb_msg_add(m, "k", "%s", "~"), 0);	/* 0x7e is */
+	assert_string_equal(pb_msg_get(m, "k"), "~");
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_header_errors),
 		cmocka_unit_test(test_body_errors),
 		cmocka_unit_test(test_body_limits_ok),
+		cmocka_unit_test(test_value_del),
 		cmocka_unit_test(test_msg_long),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_params_udpping),

@@ -55,6 +55,7 @@ static void test_q_by_hand(void **state)
 	NEAR(q, 2.0, 1e-12);
 	/* too short for two segments of 3 */
 	assert_int_equal(pb_cp_best_split(y, 4, 3, &q), -1);
+	assert_true(q == 0);	/* and no Q hat (0, not -inf) */
 }
 
 /*

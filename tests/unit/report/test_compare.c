@@ -397,25 +397,35 @@ static void test_missing_and_skipped(void **state)
 	pb_cmp_free(&c);
 }
 
+/* PREFIX1.json (label 4.0) and PREFIX2.json (4.1, +5 %), loaded into c and ordered. */
+static void load_shifted(struct pb_cmp *c, const char *prefix)
+{
+	struct gen_spec s;
+	char a[64], b[64];
+
+	snprintf(a, sizeof(a), "%s1.json", prefix);
+	snprintf(b, sizeof(b), "%s2.json", prefix);
+	gen_defaults(&s);
+	s.label = "4.0";
+	gen(&s, a);
+	s.label = "4.1";
+	s.seed = 9;
+	s.shift = 0.05;
+	gen(&s, b);
+	load(c, a);
+	load(c, b);
+	pb_cmp_order(c, false);
+}
+
 /* lower is better: +5 % is a regression; higher is better: an improvement. */
 static void test_direction(void **state)
 {
-	struct gen_spec s;
 	struct pb_cmp c = { 0 };
 	struct pb_eval e;
 	const struct pb_table *t;
 
 	(void)state;
-	gen_defaults(&s);
-	s.label = "4.0";
-	gen(&s, "d1.json");
-	s.label = "4.1";
-	s.seed = 9;
-	s.shift = 0.05;
-	gen(&s, "d2.json");
-	load(&c, "d1.json");
-	load(&c, "d2.json");
-	pb_cmp_order(&c, false);
+	load_shifted(&c, "d");
 	t = table(&c, "pingpong", "same-cpu");
 	assert_false(t->higher);
 	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
@@ -629,6 +639,16 @@ static void load_runs(struct pb_cmp *c, const char *label, int runs)
 	}
 }
 
+/* Label la's na runs files and lb's nb, loaded into c in that order: pingpong/same-cpu. */
+static const struct pb_table *load_pair(struct pb_cmp *c, const char *la, int na,
+					const char *lb, int nb)
+{
+	load_runs(c, la, na);
+	load_runs(c, lb, nb);
+	pb_cmp_order(c, true);
+	return table(c, "pingpong", "same-cpu");
+}
+
 /*
  * Runs 4 % apart and repeats 1 % apart: tested on the runs, a 1.5 % change
  * is within the noise, and its interval (from the runs' variance) is wider
@@ -645,10 +665,7 @@ static void test_runs_are_units(void **state)
 	(void)state;
 	gen_runs("A", 500, off, 3, 0);
 	gen_runs("B", 600, off, 3, 0.015);
-	load_runs(&c, "A", 3);
-	load_runs(&c, "B", 3);
-	pb_cmp_order(&c, true);
-	t = table(&c, "pingpong", "same-cpu");
+	t = load_pair(&c, "A", 3, "B", 3);
 	assert_true(pb_cmp_between(t));
 	assert_int_equal(pb_cmp_cell(t, 0)->nu, 3);
 	assert_int_equal(pb_cmp_cell(t, 0)->n, 12);
@@ -686,10 +703,7 @@ static bool runs_flagged(uint64_t seed, const double *off, double shift, double 
 	struct pb_eval e;
 
 	gen_runs("B", seed, off, 3, shift);
-	load_runs(&c, "A", 3);
-	load_runs(&c, "B", 3);
-	pb_cmp_order(&c, true);
-	t = table(&c, "pingpong", "same-cpu");
+	t = load_pair(&c, "A", 3, "B", 3);
 	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &e);
 	pb_cmp_free(&c);
 	*ci_lo = e.ci_lo;
@@ -1423,6 +1437,50 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/*
+ * The noise floor is a strict bound: a change equal to min_change is no
+ * change.  The +5 % of test_direction, with the floor set to exactly it.
+ */
+static void test_floor_equal(void **state)
+{
+	struct pb_cmp c = { 0 };
+	const struct pb_table *t;
+	struct pb_eval e;
+
+	(void)state;
+	load_shifted(&c, "fe");
+	t = table(&c, "pingpong", "same-cpu");
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
+	assert_true(e.significant);
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), fabs(e.change), &e);
+	assert_false(e.significant);
+	assert_string_equal(e.verdict, "no-change");
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), fabs(e.change) * 0.999, &e);
+	assert_true(e.significant);
+	pb_cmp_free(&c);
+}
+
+/* auto ranks only when both sides have PB_RANK_MIN runs: 8 against 3 is Welch's. */
+static void test_auto_both_sides(void **state)
+{
+	const double off[] = { 0, 0.01, -0.01, 0.005, -0.005, 0.002, -0.002, 0.003 };
+	struct pb_cmp c = { 0 };
+	const struct pb_table *t;
+	struct pb_eval e;
+
+	(void)state;
+	gen_runs("WA", 900, off, 8, 0);
+	gen_runs("WB", 950, off, 3, 0.04);
+	t = load_pair(&c, "WA", 8, "WB", 3);
+	assert_int_equal(pb_cmp_cell(t, 0)->nu, 8);
+	assert_int_equal(pb_cmp_cell(t, 1)->nu, 3);
+	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_cell(t, 0), PB_CMP_MIN_CHG, &e);
+	assert_string_equal(e.test, "welch");
+	pb_cmp_eval(t, pb_cmp_cell(t, 0), pb_cmp_cell(t, 1), PB_CMP_MIN_CHG, &e);
+	assert_string_equal(e.test, "welch");
+	pb_cmp_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1434,6 +1492,8 @@ int main(void)
 		cmocka_unit_test(test_wrong_types),
 		cmocka_unit_test(test_missing_and_skipped),
 		cmocka_unit_test(test_direction),
+		cmocka_unit_test(test_floor_equal),
+		cmocka_unit_test(test_auto_both_sides),
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_json_format),
 		cmocka_unit_test(test_trust_aa),
@@ -1453,5 +1513,8 @@ int main(void)
 		cmocka_unit_test(test_nightly_cannot_run),
 	};
 
+	/* PB_TEST_FILTER: run only the tests it matches (tests/mutate.sh) */
+	if (getenv("PB_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PB_TEST_FILTER"));
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

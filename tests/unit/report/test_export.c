@@ -253,6 +253,76 @@ static int teardown(void **state)
 	return system(cmd) ? -1 : 0;
 }
 
+/* Rename every job "from" in result file path to "to". */
+static void rename_jobs(const char *path, const char *from, const char *to)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *j;
+	size_t i;
+
+	assert_non_null(root);
+	json_array_foreach(json_object_get(root, "jobs"), i, j)
+		if (!strcmp(json_string_value(json_object_get(j, "name")), from))
+			json_object_set_new(j, "name", json_string(to));
+	assert_int_equal(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+/* Every '&' in XML text starts one of the five entities. */
+static void assert_entities(const char *s)
+{
+	static const char *const ent[] = { "&amp;", "&lt;", "&gt;", "&quot;", "&apos;" };
+
+	for (s = strchr(s, '&'); s; s = strchr(s + 1, '&')) {
+		bool ok = false;
+
+		for (size_t k = 0; k < sizeof(ent) / sizeof(ent[0]); k++)
+			ok |= !strncmp(s, ent[k], strlen(ent[k]));
+		assert_true(ok);
+	}
+}
+
+/*
+ * A '#' in a job name would start a KTAP directive: '_' instead.  An '&'
+ * in JUnit is "&amp;".  A failed cell is an error, not a failure: with a
+ * regression beside it, failures="1" errors="1".
+ */
+static void test_escapes_and_counts(void **state)
+{
+	struct gen_spec s;
+	struct pb_exp_counts n;
+	char *a, *b, *out, *line;
+
+	(void)state;
+	gen_defaults(&s);
+	s.jobs = 1;
+	s.placements = 2;
+	s.rmin = s.rmax = 8;
+	a = gen_file(&s, "esc-1.json");
+	rename_jobs(a, "pingpong", "ping#1&2");
+	s.seed = 2;
+	s.shift = 0.05;
+	s.fail = "pingpong:same-core";
+	b = gen_file(&s, "esc-2.json");
+	rename_jobs(b, "pingpong", "ping#1&2");
+	out = export(b, a, PB_EXP_KTAP, &n);
+	assert_int_equal(n.fail, 2);
+	line = strstr(out, "not ok 1 ");
+	assert_non_null(line);
+	assert_true(!strncmp(line, "not ok 1 ping_1&2/same-cpu # ", 29));
+	assert_non_null(strstr(out, "not ok 2 ping_1&2/same-core # failed"));
+	free(out);
+	out = export(b, a, PB_EXP_JUNIT, &n);
+	assert_non_null(strstr(out, "<testsuite name=\"ping#1&amp;2\""));
+	assert_null(strstr(out, "#1&2"));
+	assert_entities(out);
+	assert_non_null(strstr(out, "<testsuites name=\"pinbench\" tests=\"2\" failures=\"1\" "
+			       "errors=\"1\" skipped=\"0\">"));
+	assert_non_null(strstr(out, "tests=\"2\" failures=\"1\" errors=\"1\" skipped=\"0\">\n"
+			       "    <properties>"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_shift_fails_regressions),
 		cmocka_unit_test(test_skip_fail_anomaly),
 		cmocka_unit_test(test_lava_words),
+		cmocka_unit_test(test_escapes_and_counts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

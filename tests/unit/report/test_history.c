@@ -62,6 +62,15 @@ static void add_runs(struct pb_history *h, const char *const *lab, const double 
 	}
 }
 
+/* The history of runs lab[i] with means v[i], analysed: its one cell. */
+static struct pb_history_cell *noise_of(struct pb_history *h, const char *const *lab,
+					const double *v, int n)
+{
+	add_runs(h, lab, v, n);
+	assert_int_equal(pb_history_analyse(h), 0);
+	return pb_history_find(h, "pingpong", "same-cpu");
+}
+
 static void test_order_and_rounds(void **state)
 {
 	struct pb_history h = { 0 };
@@ -126,9 +135,7 @@ static void test_pooled_noise(void **state)
 	struct pb_history_cell *c;
 
 	(void)state;
-	add_runs(&h, lab, v, 6);
-	assert_int_equal(pb_history_analyse(&h), 0);
-	c = pb_history_find(&h, "pingpong", "same-cpu");
+	c = noise_of(&h, lab, v, 6);
 	NEAR(c->cv, 0.0288838, 1e-6);
 	assert_int_equal(c->aa_runs, 5);
 	assert_int_equal(c->aa_kernels, 2);
@@ -161,9 +168,7 @@ static void test_bad_pair(void **state)
 	struct pb_history_cell *c;
 
 	(void)state;
-	add_runs(&h, lab, v, 8);
-	assert_int_equal(pb_history_analyse(&h), 0);
-	c = pb_history_find(&h, "pingpong", "same-cpu");
+	c = noise_of(&h, lab, v, 8);
 	NEAR(c->cv, 0.0099174, 1e-6);
 	assert_int_equal(c->aa_runs, 6);
 	assert_int_equal(c->aa_kernels, 3);
@@ -200,6 +205,26 @@ static void test_step(void **state)
 	pb_history_free(&h);
 }
 
+/*
+ * The bad-night rule from 3 kernels on: 6.1 (CV 0.7036 %), 6.2 (1.4002 %)
+ * and 6.4's bad pair (28.3 %, over 3 times the median 1.4002 %): dropped,
+ * the floor from the other two, sqrt((0.7036^2 + 1.4002^2) / 2) = 1.10807 %.
+ */
+static void test_bad_pair_three(void **state)
+{
+	const char *lab[] = { "6.1", "6.1", "6.2", "6.2", "6.4", "6.4" };
+	const double v[] = { 100, 101, 50, 51, 80, 120 };
+	struct pb_history h = { 0 };
+	struct pb_history_cell *c;
+
+	(void)state;
+	c = noise_of(&h, lab, v, 6);
+	NEAR(c->cv, 0.0110807, 1e-6);
+	assert_int_equal(c->aa_kernels, 2);
+	assert_int_equal(c->aa_dropped, 1);
+	pb_history_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_run_means),
 		cmocka_unit_test(test_pooled_noise),
 		cmocka_unit_test(test_bad_pair),
+		cmocka_unit_test(test_bad_pair_three),
 		cmocka_unit_test(test_step),
 	};
 

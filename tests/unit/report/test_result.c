@@ -185,14 +185,29 @@ static void test_unbounded_ci_is_null(void **state)
 	json_decref(d);
 }
 
+/* folder holds one file, name (and no temporary file beside it). */
+static void assert_only_file(const char *folder, const char *name)
+{
+	struct dirent *e;
+	DIR *dir;
+	int n = 0;
+
+	dir = opendir(folder);
+	assert_non_null(dir);
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.') {
+			assert_string_equal(e->d_name, name);
+			n++;
+		}
+	closedir(dir);
+	assert_int_equal(n, 1);
+}
+
 static void test_atomic_write_leaves_nothing(void **state)
 {
 	struct fixture *f = *state;
 	char path[128], err[256];
 	json_t *j = json_pack("{s:i}", "a", 1);
-	struct dirent *e;
-	DIR *dir;
-	int n = 0;
 
 	snprintf(path, sizeof(path), "%s/nosuchdir/x.json", f->dir);
 	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), -1);
@@ -201,15 +216,7 @@ static void test_atomic_write_leaves_nothing(void **state)
 	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);
 	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);	/* replaces */
 	json_decref(j);
-	dir = opendir(f->dir);
-	assert_non_null(dir);
-	while ((e = readdir(dir)))
-		if (e->d_name[0] != '.') {
-			assert_string_equal(e->d_name, "x.json");
-			n++;
-		}
-	closedir(dir);
-	assert_int_equal(n, 1);
+	assert_only_file(f->dir, "x.json");
 }
 
 static char *slurp(const char *path)
@@ -239,6 +246,8 @@ static void test_claim_is_exclusive(void **state)
 	/* the owner rewrites its own file */
 	assert_int_equal(pb_file_save(path, "{\"first\": 3}", false, err, sizeof(err)), 0);
 	assert_string_equal(slurp(path), "{\"first\": 3}\n");
+	/* the link made the name: its temporary file is gone */
+	assert_only_file(f->dir, "r.json");
 }
 
 /* What failed, with the error of that step (not a stale errno). */

@@ -573,6 +573,36 @@ static void test_real_hog(void **state)
 	pb_others_free(&oe);
 }
 
+/*
+ * cpu-steal at the 5 % threshold: 2 CPUs over 1 s, steal of 6 % and 4 %
+ * of it (0.12 s and 0.08 s, both above the floor of 3 ticks a CPU).
+ */
+static void test_steal_threshold(void **state)
+{
+	struct pb_cpustat before[2] = {
+		{ .cpu = 0, .known = true, .core_throttle = -1, .pkg_throttle = -1 },
+		{ .cpu = 1, .known = true, .core_throttle = -1, .pkg_throttle = -1 },
+	};
+	struct pb_cpustat after[2];
+	struct pb_anomalies a = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	double frac;
+
+	(void)state;
+	assert_true(0.08e9 > PB_NEIGHBOR_TICKS * 2 * 1e9 / (hz > 0 ? hz : 100));
+	after[0] = before[0];
+	after[1] = before[1];
+	after[1].steal_ns = 120000000;	/* 6 % */
+	pb_check_job_cpus(before, after, 2, 1.0, NULL, &a, &frac);
+	assert_int_equal(a.nr, 1);
+	assert_true(has_kind(&a, "cpu-steal", PB_SEV_WARN));
+	assert_non_null(strstr(a.v[0].message, "6.0 %"));
+	pb_anomalies_free(&a);
+	after[1].steal_ns = 80000000;	/* 4 % */
+	pb_check_job_cpus(before, after, 2, 1.0, NULL, &a, &frac);
+	assert_int_equal(a.nr, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_others),
 		cmocka_unit_test(test_cv_and_migration),
 		cmocka_unit_test(test_real_hog),
+		cmocka_unit_test(test_steal_threshold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
