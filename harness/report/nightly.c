@@ -62,8 +62,9 @@ static bool paths_has(const struct pb_paths *p, const char *s)
 }
 
 /*
- * Every *.json under dir (recursively), as compare reads a folder: regular
- * files (a symlink to one too), not through symlinked folders (no cycles).
+ * Every *.json under dir (recursively), not through symlinked folders (no
+ * cycles); a symlink to a file is listed here and refused by file_meta(),
+ * which opens each without following one, naming it.
  */
 static int scan(const char *dir, struct pb_paths *out, int depth)
 {
