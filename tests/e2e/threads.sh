@@ -23,6 +23,13 @@ traced() {
 	strace --seccomp-bpf -f -qq -e trace=clone,clone3,sched_setaffinity -o "$T/clones" \
 		"$PB" bench pipe cpus=0,0 --repeats 1 --duration 0.1 --warmup 0.1 -q \
 		-o "$T/res" "$@" >"$T/out" 2>&1
+	_rc=$?
+	# on a failure, say why: the exit code and each job's status and reason
+	[ $_rc = 0 ] || { echo "exit $_rc"; cat "$T"/res/*/*.json 2>/dev/null |
+		python3 -c 'import json, sys
+for j in json.load(sys.stdin).get("jobs", []): print(j["name"], j["status"], j.get("reason"))' ||
+		:; } >>"$T/out" 2>&1
+	return $_rc
 }
 
 traced events=none
