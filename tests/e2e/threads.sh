@@ -25,10 +25,10 @@ traced() {
 		-o "$T/res" "$@" >"$T/out" 2>&1
 	_rc=$?
 	# on a failure, say why: the exit code and each job's status and reason
-	[ $_rc = 0 ] || { echo "exit $_rc"; cat "$T"/res/*/*.json 2>/dev/null |
-		python3 -c 'import json, sys
-for j in json.load(sys.stdin).get("jobs", []): print(j["name"], j["status"], j.get("reason"))' ||
-		:; } >>"$T/out" 2>&1
+	[ $_rc = 0 ] || { echo "exit $_rc"; python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    for j in json.load(open(f)).get("jobs", []): print(f, j["name"], j["status"], j.get("reason"))' \
+		"$T"/res/*/*.json || :; } >>"$T/out" 2>&1
 	return $_rc
 }
 
