@@ -276,8 +276,7 @@ static void test_readme_legend(void **state)
 	if (!f)
 		fail_msg("README.md: missing (run from the top folder)");
 	while (fgets(line, sizeof(line), f)) {
-		const struct pb_anomaly_kind_info *k = &pb_anomaly_kinds[n];
-		size_t len = strlen(k->name);
+		const struct pb_anomaly_kind_info *k;
 
 		if (!in) {
 			in = !strcmp(line, "| mark | kind | means |\n");
@@ -291,8 +290,9 @@ static void test_readme_legend(void **state)
 			break;
 		if (n >= PB_AN_NR)
 			fail_msg("README.md legend: a row for no kind: %s", line);
+		k = &pb_anomaly_kinds[n];
 		snprintf(want, sizeof(want), "| %s | %s%s | %s |\n", k->mark ? k->mark : "!",
-			 k->name, k->name[len - 1] == '-' ? "*" : "", k->meaning);
+			 k->name, k->name[strlen(k->name) - 1] == '-' ? "*" : "", k->meaning);
 		assert_string_equal(line, want);
 		n++;
 	}
