@@ -165,10 +165,26 @@ static void outlier_check(struct pb_result *r)
 			r->reps[worst].nslices);
 }
 
-void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom)
+void pb_job_checks(const struct pb_job_seen *s, const struct pb_nominal *nom,
+		   struct pb_result *r)
 {
 	struct pb_anomalies *a = &r->anomalies;
 
+	for (int i = 0; i < r->nr_clocks; i++)
+		pb_judge_clock(&r->clocks[i], nom, a);
+	r->other_frac = -1;
+	if (s->cs_before && s->cs_after && r->nr_reps)
+		pb_check_job_cpus(s->cs_before, s->cs_after, s->nr_cpus, s->cs_s, s->others, a,
+				  &r->other_frac);
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+		int seen[2], n = 0;
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0)
+				seen[n++] = t->seen[k];
+		pb_check_migration(s->roles[t->role], t->instance, t->planned, seen, n, a);
+	}
 	lost_check(r);
 	outlier_check(r);
 	for (int i = 0; i < r->nr_reps; i++)
