@@ -23,7 +23,7 @@ static void test_order(void **state)
 		{ .ops = 1000, .elapsed_s = 0.01, .pass = -1, .in_summary = true },
 		{ .ops = 0, .elapsed_s = 0.01, .pass = -1, .in_summary = true },
 	};
-	struct pb_job_seen seen = { .roles = roles };
+	struct pb_job_seen seen = { .nr_cpus = 1, .cs_s = 0.02, .roles = roles };
 	struct pb_bench bench = { .name = "test" };	/* no "lost" aux */
 	struct pb_job job = { .bench = &bench };
 	struct pb_result r;
