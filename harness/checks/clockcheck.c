@@ -71,7 +71,7 @@ static void judge_disturbed(const struct pb_clock_obs *o, struct pb_anomalies *a
 		if (!p[i]->mhz || !p[i]->disturbed)
 			continue;
 		pb_probe_why(p[i], why, sizeof(why));
-		pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+		pb_anomaly_add(a, PB_AN_PROBE_DISTURBED, PB_SEV_DEFAULT,
 			       "a shared or busy machine: no clock verdict is drawn from it",
 			       "cpu%d probe %s read %.0f MHz, disturbed: %s", o->cpu, when[i],
 			       p[i]->mhz, why);
@@ -90,7 +90,7 @@ static bool judge_drift(const struct pb_clock_obs *o, const struct pb_nominal *n
 	if (!x) {
 		x = max > PB_DRIFT_MAX ? drift_probe(o, PB_DRIFT_MAX) : NULL;
 		if (x)		/* a guest's host clock, below what it is marked from */
-			pb_anomaly_add(a, "frequency-drift", PB_SEV_INFO,
+			pb_anomaly_add(a, PB_AN_FREQUENCY_DRIFT, PB_SEV_INFO,
 				       "a virtual machine's host clock moves with the host's load; "
 				       "not re-probed",
 				       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%) "
@@ -102,7 +102,7 @@ static bool judge_drift(const struct pb_clock_obs *o, const struct pb_nominal *n
 	/* the re-probe nearest to before, on the side of the change */
 	dc = c->median > 0 ? rel(d < 0 ? c->hi : c->lo, o->before.mhz) : 0;
 	if (c->median > 0 && fabs(dc) > max && dc * d > 0) {
-		pb_anomaly_add(a, "frequency-drift", PB_SEV_WARN,
+		pb_anomaly_add(a, PB_AN_FREQUENCY_DRIFT, PB_SEV_DEFAULT,
 			       "set the performance governor, disable turbo (pinbench doctor)",
 			       "cpu%d clock %.0f MHz before the job, %.0f MHz after (%+.1f %%); "
 			       "the change persisted over %d re-probes across %.1f s (%.0f-%.0f MHz)",
@@ -110,7 +110,7 @@ static bool judge_drift(const struct pb_clock_obs *o, const struct pb_nominal *n
 			       c->lo, c->hi);
 		return true;
 	}
-	pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+	pb_anomaly_add(a, PB_AN_PROBE_DISTURBED, PB_SEV_DEFAULT,
 		       "a transient disturbance (vCPU descheduled, host contention), not a "
 		       "clock change",
 		       "cpu%d probe read %.0f MHz before the job and %.0f MHz after (%+.1f %%), "
@@ -130,7 +130,7 @@ static bool judge_low(const struct pb_clock_obs *o, const struct pb_nominal *nom
 		    !(o->after.mhz > 0 && below_nominal(c->median, nom)))
 		return false;
 	if (!below_nominal(c->median, nom) || !below_nominal(c->hi, nom)) {
-		pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+		pb_anomaly_add(a, PB_AN_PROBE_DISTURBED, PB_SEV_DEFAULT,
 			       "a transient disturbance, not a lasting low clock",
 			       "cpu%d probe read %.0f MHz after the job, %.1f %% below its "
 			       "nominal %.0f MHz (%s), but %d re-probes across %.1f s read %s",
@@ -139,7 +139,7 @@ static bool judge_low(const struct pb_clock_obs *o, const struct pb_nominal *nom
 		return false;
 	}
 	below = 1 - c->median / nom->mhz;
-	pb_anomaly_add(a, "frequency-low", below > 0.25 ? PB_SEV_ERROR : PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_FREQUENCY_LOW, below > 0.25 ? PB_SEV_ERROR : PB_SEV_WARN,
 		       "check the governor, power limits and throttling (pinbench doctor)",
 		       "cpu%d runs at %.0f MHz, %.1f %% below its nominal %.0f MHz (%s), "
 		       "over %d re-probes across %.1f s", o->cpu, c->median, 100 * below,
@@ -181,7 +181,7 @@ enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_ano
 
 		if (eff_ref > 0)
 			snprintf(ref, sizeof(ref), " and %.0f MHz (cycles/ref-cycles)", eff_ref);
-		pb_anomaly_add(a, "counter-clock-mismatch", PB_SEV_ERROR,
+		pb_anomaly_add(a, PB_AN_COUNTER_CLOCK_MISMATCH, PB_SEV_DEFAULT,
 			       "check cycles' running/enabled ratio and free counters "
 			       "(nmi_watchdog); do not trust cycle counts of this run",
 			       "cpu%d: counters give %.0f MHz (cycles/task-clock)%s, the probe "
@@ -231,7 +231,7 @@ bool pb_check_observer(int cpu, double start_s, double end_s, const double *agai
 		for (int i = 1; i < nr; i++)
 			fastest = again[i] < fastest ? again[i] : fastest;
 		if (fastest / start_s - 1 <= max) {	/* the fastest one decides */
-			pb_anomaly_add(a, "probe-disturbed", PB_SEV_INFO,
+			pb_anomaly_add(a, PB_AN_PROBE_DISTURBED, PB_SEV_DEFAULT,
 				       "a transient disturbance, not a lasting change",
 				       "reference loop on cpu%d took %.3f s at the start and %.3f s "
 				       "at the end (%+.1f %%), but %.3f s (median %.3f s) over %d "
@@ -240,7 +240,7 @@ bool pb_check_observer(int cpu, double start_s, double end_s, const double *agai
 		}
 		slower = med / start_s - 1;
 	}
-	pb_anomaly_add(a, "observer-effect", slower > 0.20 ? PB_SEV_ERROR : PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_OBSERVER_EFFECT, slower > 0.20 ? PB_SEV_ERROR : PB_SEV_WARN,
 		       "measuring changed the machine: check dmesg and the clock (pinbench "
 		       "doctor); a reboot may restore it",
 		       "reference loop (%d getppid() on cpu%d) took %.3f s at the start, "

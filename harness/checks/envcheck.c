@@ -40,7 +40,7 @@ static void check_throttle(const struct pb_cpustat *b, const struct pb_cpustat *
 		len += m;
 	}
 	if (what[0])
-		pb_anomaly_add(a, "throttling", PB_SEV_ERROR,
+		pb_anomaly_add(a, PB_AN_THROTTLING, PB_SEV_DEFAULT,
 			       "improve cooling or lower the load (disable turbo); rerun",
 			       "thermal throttling during the job: %s", what);
 }
@@ -68,7 +68,7 @@ void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat 
 		return;
 	if (known && steal / (cap * known / n) > PB_NEIGHBOR_WARN &&
 	    steal > PB_NEIGHBOR_TICKS * tick_ns * known)
-		pb_anomaly_add(a, "cpu-steal", PB_SEV_WARN,
+		pb_anomaly_add(a, PB_AN_CPU_STEAL, PB_SEV_DEFAULT,
 			       "the hypervisor ran other guests on these CPUs: use dedicated vCPUs",
 			       "steal time %.1f %% of the job's CPU time (%.3f s of %.3f s)",
 			       100 * steal / (cap * known / n), steal / 1e9, cap * known / n / 1e9);
@@ -83,7 +83,8 @@ void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat 
 		snprintf(top, sizeof(top), "; most: %s (pid %d) %.3f s",
 			 others->top_comm[0] ? others->top_comm : "?", (int)others->top_pid,
 			 others->top_ns / 1e9);
-	pb_anomaly_add(a, "noisy-neighbor", frac > PB_NEIGHBOR_ERROR ? PB_SEV_ERROR : PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_NOISY_NEIGHBOR,
+		       frac > PB_NEIGHBOR_ERROR ? PB_SEV_ERROR : PB_SEV_WARN,
 		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
 		       "other tasks ran %.1f %% of the job's %d CPUs' time in its metric "
 		       "windows (%.3f s of %.3f s%s)", 100 * frac, n, others->ns / 1e9,
@@ -94,7 +95,7 @@ bool pb_check_cv(double cv, struct pb_anomalies *a)
 {
 	if (!(cv > PB_CV_NOISY))	/* NaN too */
 		return false;
-	pb_anomaly_add(a, "noisy", PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_NOISY, PB_SEV_DEFAULT,
 		       "more repeats or a longer runtime; quiet the machine (pinbench doctor)",
 		       "run-to-run variation CV %.2f %% (above %.0f %%)", 100 * cv,
 		       100 * PB_CV_NOISY);
@@ -124,7 +125,7 @@ bool pb_check_migration(const char *role, int instance, int planned,
 	}
 	if (!list[0])
 		return false;
-	pb_anomaly_add(a, "migration", PB_SEV_ERROR,
+	pb_anomaly_add(a, PB_AN_MIGRATION, PB_SEV_DEFAULT,
 		       "something changed the affinity (cpuset, taskset, CPU hotplug): check it",
 		       "%s#%d was pinned to cpu %d but ran on cpu %s", role, instance, planned,
 		       list);
@@ -352,12 +353,10 @@ void pb_env_anomalies(const struct pb_env *e, bool privileged, struct pb_anomali
 	int i, n = pb_env_checks(e, privileged, c, 9);
 
 	for (i = 0; i < n; i++) {
-		char kind[40];
-
 		if (c[i].status < PB_CHECK_WARN)
 			continue;
-		snprintf(kind, sizeof(kind), "env-%.27s", c[i].name);
-		pb_anomaly_add(a, kind, c[i].status == PB_CHECK_FAIL ? PB_SEV_ERROR : PB_SEV_WARN,
-			       c[i].fix, "%s: %s", c[i].name, c[i].figure);
+		pb_anomaly_add_env(a, c[i].name,
+				   c[i].status == PB_CHECK_FAIL ? PB_SEV_ERROR : PB_SEV_WARN,
+				   c[i].fix, "%s: %s", c[i].name, c[i].figure);
 	}
 }

@@ -712,18 +712,18 @@ static void check_events(const struct pb_perfstat *ps, struct pb_anomalies *a,
 
 	v->nr_multiplexed = list_events(ps, PB_PS_OK, true, list, sizeof(list));
 	if (v->nr_multiplexed)
-		pb_anomaly_add(a, "counter-multiplexed", PB_SEV_WARN,
+		pb_anomaly_add(a, PB_AN_COUNTER_MULTIPLEXED, PB_SEV_DEFAULT,
 			       "fewer events per run, NMI watchdog off: every event counted 100 %",
 			       "time-shared, counted part of the time (values are estimates): %s",
 			       list);
 	v->nr_not_counted = list_events(ps, PB_PS_NOT_COUNTED, false, list, sizeof(list));
 	if (v->nr_not_counted)
-		pb_anomaly_add(a, "counter-not-counted", PB_SEV_WARN,
+		pb_anomaly_add(a, PB_AN_COUNTER_NOT_COUNTED, PB_SEV_DEFAULT,
 			       "fewer events per run, so that each gets a counter",
 			       "never scheduled on a counter (<not counted>): %s", list);
 	v->nr_unsupported = list_events(ps, PB_PS_NOT_SUPPORTED, false, list, sizeof(list));
 	if (v->nr_unsupported)
-		pb_anomaly_add(a, "counter-unsupported", PB_SEV_WARN,
+		pb_anomaly_add(a, PB_AN_COUNTER_UNSUPPORTED, PB_SEV_DEFAULT,
 			       "no PMU for these (VM without vPMU?) or a wrong event name",
 			       "refused by the kernel (<not supported>): %s", list);
 }
@@ -734,7 +734,7 @@ static void judge_clock(const char *clk, struct pb_anomalies *a, const struct pb
 	double below;
 
 	if (v->nominal_mhz <= 0) {
-		pb_anomaly_add(a, "effective-clock", PB_SEV_INFO,
+		pb_anomaly_add(a, PB_AN_EFFECTIVE_CLOCK, PB_SEV_DEFAULT,
 			       "give --nominal-mhz N to judge it",
 			       "effective clock %.0f MHz (cycles / %s); nominal clock unknown",
 			       v->eff_mhz, clk);
@@ -743,7 +743,7 @@ static void judge_clock(const char *clk, struct pb_anomalies *a, const struct pb
 	below = 1 - v->eff_mhz / v->nominal_mhz;
 	if (below <= PB_LOW_MAX)
 		return;
-	pb_anomaly_add(a, "frequency-low", below > 0.25 ? PB_SEV_ERROR : PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_FREQUENCY_LOW, below > 0.25 ? PB_SEV_ERROR : PB_SEV_WARN,
 		       mux ? "rerun without time-sharing, then run pinbench doctor on that "
 			     "machine: its probe tells a slow clock from a wrong count" :
 			     "the machine ran slow: check governor, throttling and power limits "
@@ -780,7 +780,7 @@ static void check_variance(const struct pb_perfstat *ps, struct pb_anomalies *a)
 		return;
 	if (ps->runs > 1)
 		snprintf(runs, sizeof(runs), " over %d runs", ps->runs);
-	pb_anomaly_add(a, "counter-variance", PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_COUNTER_VARIANCE, PB_SEV_DEFAULT,
 		       "the runs disagree: find out why (a first cold run, noise) before "
 		       "quoting the mean",
 		       "run-to-run variance above %.0f %%%s: %s", PB_PS_VARIANCE_MAX, runs, list);
@@ -806,7 +806,7 @@ static void judge(const struct pb_perfstat *ps, struct pb_anomalies *a, struct p
 	if (cyc && cycles > 0 && ms > 0) {
 		v->eff_mhz = cycles / (ms * 1e3);
 		if (v->paste_mhz > 0 && fabs(v->eff_mhz / v->paste_mhz - 1) > PB_MISMATCH_MAX)
-			pb_anomaly_add(a, "clock-inconsistent", PB_SEV_WARN,
+			pb_anomaly_add(a, PB_AN_CLOCK_INCONSISTENT, PB_SEV_DEFAULT,
 				       "check the paste is whole and unedited (one perf stat run)",
 				       "perf's own figure %.3f GHz on the cycles line disagrees "
 				       "with cycles / %s = %.3f GHz", v->paste_mhz / 1000, clk,
@@ -901,7 +901,7 @@ static void check_intervals(const struct pb_perfstat *ps, struct pb_anomalies *a
 		pb_anomalies_free(&ia);
 	}
 	if (v->nr_iv_flagged)
-		pb_anomaly_add(a, "interval-flagged", worst,
+		pb_anomaly_add(a, PB_AN_INTERVAL_FLAGGED, worst,
 			       "see the per-interval lines: a phase of the run, not all of it",
 			       "%d of %d intervals flagged (%d counted nothing): %s",
 			       v->nr_iv_flagged, ps->nr_iv, v->nr_iv_idle, list);

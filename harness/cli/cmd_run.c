@@ -1049,7 +1049,7 @@ static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, i
 	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
 		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
 	pb_cpu_holder_text(&held[0], who, sizeof(who));
-	pb_anomaly_add(&r->anomalies, "shared-cpus", PB_SEV_WARN,
+	pb_anomaly_add(&r->anomalies, PB_AN_SHARED_CPUS, PB_SEV_DEFAULT,
 		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
 		       "the lock of CPU %s was held by %s when this job began", cpus, who);
 }

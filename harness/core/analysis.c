@@ -129,7 +129,7 @@ static void lost_check(struct pb_result *r)
 	uint64_t lost, ops;
 
 	if (pb_result_loss(r, -1, &lost, &ops) && lost)
-		pb_anomaly_add(&r->anomalies, "lost", PB_SEV_WARN,
+		pb_anomaly_add(&r->anomalies, PB_AN_LOST, PB_SEV_DEFAULT,
 			"the metric covers completed round trips only, without the waits for lost replies",
 			"%llu datagrams lost against %llu round trips",
 			(unsigned long long)lost, (unsigned long long)ops);
@@ -156,7 +156,7 @@ static void outlier_check(struct pb_result *r)
 			worst = i;
 	}
 	if (n)
-		pb_anomaly_add(&r->anomalies, "outlier-slices", PB_SEV_WARN,
+		pb_anomaly_add(&r->anomalies, PB_AN_OUTLIER_SLICES, PB_SEV_DEFAULT,
 			"a stalled vCPU or a burst of preemption: look for other tasks or host steal "
 			"time on these CPUs; the median and trimmed estimators leave most of it out",
 			"%d repeat%s with over %.0f %% outlier slices (no op, or beyond %g MADs of "
@@ -165,15 +165,31 @@ static void outlier_check(struct pb_result *r)
 			r->reps[worst].nslices);
 }
 
-void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom)
+void pb_job_checks(const struct pb_job_seen *s, const struct pb_nominal *nom,
+		   struct pb_result *r)
 {
 	struct pb_anomalies *a = &r->anomalies;
 
+	for (int i = 0; i < r->nr_clocks; i++)
+		pb_judge_clock(&r->clocks[i], nom, a);
+	r->other_frac = -1;
+	if (s->cs_before && s->cs_after && r->nr_reps)
+		pb_check_job_cpus(s->cs_before, s->cs_after, s->nr_cpus, s->cs_s, s->others, a,
+				  &r->other_frac);
+	for (int i = 0; i < r->nr_tasks; i++) {
+		const struct pb_task *t = &r->tasks[i];
+		int seen[2], n = 0;
+
+		for (int k = 0; k < 2; k++)
+			if (t->seen[k] >= 0)
+				seen[n++] = t->seen[k];
+		pb_check_migration(s->roles[t->role], t->instance, t->planned, seen, n, a);
+	}
 	lost_check(r);
 	outlier_check(r);
 	for (int i = 0; i < r->nr_reps; i++)
 		if (!r->reps[i].ops)
-			pb_anomaly_add(a, "stall", PB_SEV_ERROR,
+			pb_anomaly_add(a, PB_AN_STALL, PB_SEV_DEFAULT,
 				"look for a CPU hog or real-time task on these CPUs, or host steal time",
 				"window %d: no operation completed in %.3f s", i + 1,
 				r->reps[i].elapsed_s);

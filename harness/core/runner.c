@@ -1505,11 +1505,19 @@ static void confirm_suspects(const struct job_ctx *x, struct pb_result *r, const
 	}
 }
 
+/* The clocks after the job, re-probed when suspect, then every check. */
 static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		       struct pb_result *r)
 {
 	const struct shm_hdr *h = hdr_of(x);
-	struct pb_anomalies *a = &r->anomalies;
+	struct pb_job_seen s = {
+		.cs_before = h->cs_ok ? h->cs_before : NULL,
+		.cs_after = h->cs_ok ? h->cs_after : NULL,
+		.nr_cpus = x->nr_clocks,
+		.cs_s = h->cs_t1 - h->cs_t0,
+		.others = h->others_ok ? &h->others : NULL,
+		.roles = x->bench->roles,
+	};
 	bool suspect[PB_MAX_CLOCKS];
 
 	for (int i = 0; i < r->nr_clocks; i++) {
@@ -1517,24 +1525,7 @@ static void job_checks(const struct job_ctx *x, const struct pb_nominal *nom,
 		suspect[i] = pb_clock_suspect(&r->clocks[i], nom);
 	}
 	confirm_suspects(x, r, suspect);
-	for (int i = 0; i < r->nr_clocks; i++)
-		pb_judge_clock(&r->clocks[i], nom, a);
-	r->other_frac = -1;
-	if (h->cs_ok && r->nr_reps)
-		pb_check_job_cpus(h->cs_before, h->cs_after, x->nr_clocks,
-				  h->cs_t1 - h->cs_t0, h->others_ok ? &h->others : NULL, a,
-				  &r->other_frac);
-	for (int i = 0; i < r->nr_tasks; i++) {
-		const struct pb_task *t = &r->tasks[i];
-		int seen[2], n = 0;
-
-		for (int k = 0; k < 2; k++)
-			if (t->seen[k] >= 0)
-				seen[n++] = t->seen[k];
-		pb_check_migration(x->bench->roles[t->role], t->instance, t->planned,
-				   seen, n, a);
-	}
-	pb_result_checks(r, nom);
+	pb_job_checks(&s, nom, r);
 }
 
 /*

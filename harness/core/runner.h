@@ -179,11 +179,28 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 		const struct pb_nominal *nom, const struct pb_progress *pg,
 		struct pb_result *r);
 void pb_result_free(struct pb_result *r);
+/* What the supervisor saw of a job besides its result, for pb_job_checks(). */
+struct pb_job_seen {
+	const struct pb_cpustat		*cs_before, *cs_after;	/* NULL: not taken */
+	int				nr_cpus;		/* in cs_before/after */
+	double				cs_s;			/* between them */
+	const struct pb_others_delta	*others;		/* NULL: not taken */
+	const char *const		*roles;			/* by pb_task.role */
+};
+
 /*
- * The verdicts on a finished job's windows (analysis.c): loss, stalls,
- * run-to-run variation, time-shared counters, counters against the probe.
+ * Every check of a finished job, in this order (analysis.c), each adding
+ * to r->anomalies: the clock of each CPU (r->clocks[], re-probes done:
+ * frequency-drift, frequency-low, probe-disturbed); the job's CPUs
+ * (noisy-neighbor, cpu-steal); each task's CPUs (migration); then the
+ * windows: lost, outlier-slices, stall, noisy; time-shared counters
+ * (counter-multiplexed); the counters' clock against the probe
+ * (counter-clock-mismatch).  Not here: the run-wide ones, the
+ * environment's (env-*) and the observer's (observer-effect), and
+ * shared-cpus, which the caller that took the job's CPU locks adds.
  */
-void pb_result_checks(struct pb_result *r, const struct pb_nominal *nom);
+void pb_job_checks(const struct pb_job_seen *s, const struct pb_nominal *nom,
+		   struct pb_result *r);
 
 /*
  * Counts of group g (-1: every group) summed over the windows that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * anomaly.c - a growing list of measurement anomalies.
+ * anomaly.c - the table of anomaly kinds, and a growing list of anomalies.
  *
  * Strings are truncated to their fields and kept valid UTF-8 (a sequence
  * cut by truncation is dropped, stray bytes become '?'), so that the JSON
@@ -19,22 +19,54 @@ static const char *const sev_names[] = {
 	[PB_SEV_ERROR]	= "error",
 };
 
-static const struct {
-	const char	*kind;
-	const char	*mark;
-} marks[] = {
-	{ "counter-multiplexed",	"M" },
-	{ "frequency-drift",		"D" },
-	{ "frequency-low",		"L" },
-	{ "counter-clock-mismatch",	"C" },
-	{ "observer-effect",		"O" },
-	{ "noisy-neighbor",		"N" },
-	{ "noisy",			"V" },
-	{ "migration",			"G" },
-	{ "throttling",			"T" },
-	{ "lost",			"X" },
-	{ "shared-cpus",		"S" },
+#define K(id, nm, mk, sv, mean) [id] = { .name = nm, .mark = mk, .sev = sv, .meaning = mean }
+const struct pb_anomaly_kind_info pb_anomaly_kinds[PB_AN_NR] = {
+	K(PB_AN_COUNTER_MULTIPLEXED, "counter-multiplexed", "M", PB_SEV_WARN,
+	  "a counter ran for only part of its enabled time (warn < 99 %, error < 50 %): its value is an estimate"),
+	K(PB_AN_FREQUENCY_DRIFT, "frequency-drift", "D", PB_SEV_WARN,
+	  "the PMU-free clock probe of a CPU differs by more than 3 % before vs after the job (10 % on a virtual machine: below, a note), and every one of five re-probes over 1 s confirms the change"),
+	K(PB_AN_FREQUENCY_LOW, "frequency-low", "L", PB_SEV_WARN,
+	  "the probe is more than 10 % below the nominal clock, and the re-probes confirm it"),
+	K(PB_AN_COUNTER_CLOCK_MISMATCH, "counter-clock-mismatch", "C", PB_SEV_ERROR,
+	  "cycles / task-clock disagrees with the probe by more than 5 %: the counts are wrong, not the clock"),
+	K(PB_AN_OBSERVER_EFFECT, "observer-effect", "O", PB_SEV_WARN,
+	  "a fixed getppid() loop took more than 5 % (20 % on a virtual machine) more of its own CPU time at the end of the run than at its start, and every re-timing agrees: measuring changed the machine"),
+	K(PB_AN_NOISY_NEIGHBOR, "noisy-neighbor", "N", PB_SEV_WARN,
+	  "other tasks ran more than 5 % of the job's CPUs' time during its metric windows (warn; error above 20 %); the message names the task that ran most"),
+	K(PB_AN_NOISY, "noisy", "V", PB_SEV_WARN,
+	  "run-to-run coefficient of variation above 2 %"),
+	K(PB_AN_MIGRATION, "migration", "G", PB_SEV_ERROR,
+	  "a pinned role was seen on a CPU it was not pinned to. A role whose CPU is taken away mid-run (offlined, or gone from the cpuset, so that its affinity is no longer that CPU alone) fails the job at the end of that window, the reason naming the CPU"),
+	K(PB_AN_THROTTLING, "throttling", "T", PB_SEV_ERROR,
+	  "a thermal throttle counter rose during the job"),
+	K(PB_AN_LOST, "lost", "X", PB_SEV_WARN,
+	  "datagrams were lost (UDP workloads); the metric leaves out the waits, `loss:` below the table says how many"),
+	K(PB_AN_SHARED_CPUS, "shared-cpus", "S", PB_SEV_WARN,
+	  "the lock of one of the job's CPUs was held by another process (named) when it began (see `--wait`)"),
+	K(PB_AN_STALL, "stall", NULL, PB_SEV_ERROR,
+	  "a window with no operation: no value, out of the summary"),
+	K(PB_AN_OUTLIER_SLICES, "outlier-slices", NULL, PB_SEV_WARN,
+	  "more than 20 % of a repeat's slices are outliers (see below)"),
+	K(PB_AN_CPU_STEAL, "cpu-steal", NULL, PB_SEV_WARN,
+	  "the hypervisor's steal time was more than 5 % of the job's CPU time"),
+	K(PB_AN_ENV, "env-", NULL, PB_SEV_WARN,
+	  "an environment check (governor, boost, SMT, ...) warned, or failed (error)"),
+	K(PB_AN_COUNTER_NOT_COUNTED, "counter-not-counted", NULL, PB_SEV_WARN,
+	  "a pasted perf stat event was never scheduled on a counter (`<not counted>`)"),
+	K(PB_AN_COUNTER_UNSUPPORTED, "counter-unsupported", NULL, PB_SEV_WARN,
+	  "the kernel refused a pasted perf stat event (`<not supported>`)"),
+	K(PB_AN_COUNTER_VARIANCE, "counter-variance", NULL, PB_SEV_WARN,
+	  "a pasted perf stat's run-to-run variance is above 5 %: the runs disagree"),
+	K(PB_AN_CLOCK_INCONSISTENT, "clock-inconsistent", NULL, PB_SEV_WARN,
+	  "perf's own GHz figure on a pasted cycles line and cycles / task-clock differ by more than 5 %"),
+	K(PB_AN_INTERVAL_FLAGGED, "interval-flagged", NULL, PB_SEV_WARN,
+	  "intervals of a pasted perf stat -I were flagged, at the worst severity among them"),
+	K(PB_AN_EFFECTIVE_CLOCK, "effective-clock", NULL, PB_SEV_INFO,
+	  "a pasted perf stat's effective clock, the nominal clock being unknown"),
+	K(PB_AN_PROBE_DISTURBED, "probe-disturbed", NULL, PB_SEV_INFO,
+	  "a clock probe was disturbed, and no clock verdict is drawn from it (below)"),
 };
+#undef K
 
 /* Length of the UTF-8 sequence starting with byte c; 0 if c cannot start one. */
 static int utf8_len(unsigned char c)
@@ -112,25 +144,43 @@ static int grow(struct pb_anomalies *a)
 }
 
 /* On allocation failure the anomaly is dropped (the call cannot fail). */
-void pb_anomaly_add(struct pb_anomalies *a, const char *kind, enum pb_sev sev,
-		    const char *advice, const char *fmt, ...)
+static void vadd(struct pb_anomalies *a, enum pb_anomaly_kind kind, const char *sub,
+		 enum pb_sev sev, const char *advice, const char *fmt, va_list ap)
 {
+	const char *name = (unsigned int)kind < PB_AN_NR ? pb_anomaly_kinds[kind].name : NULL;
 	struct pb_anomaly *e;
-	va_list ap;
 
 	if (grow(a))
 		return;
 	e = &a->v[a->nr++];
 	memset(e, 0, sizeof(*e));
-	snprintf(e->kind, sizeof(e->kind), "%s", kind ? kind : "unknown");
-	e->sev = sev;
+	snprintf(e->kind, sizeof(e->kind), "%s%s", name ? name : "unknown", sub ? sub : "");
+	e->sev = sev == PB_SEV_DEFAULT && name ? pb_anomaly_kinds[kind].sev : sev;
 	snprintf(e->advice, sizeof(e->advice), "%s", advice ? advice : "");
-	va_start(ap, fmt);
 	vsnprintf(e->message, sizeof(e->message), fmt, ap);
-	va_end(ap);
 	utf8_fix(e->kind);
 	utf8_fix(e->advice);
 	utf8_fix(e->message);
+}
+
+void pb_anomaly_add(struct pb_anomalies *a, enum pb_anomaly_kind kind, enum pb_sev sev,
+		    const char *advice, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(a, kind, NULL, sev, advice, fmt, ap);
+	va_end(ap);
+}
+
+void pb_anomaly_add_env(struct pb_anomalies *a, const char *check, enum pb_sev sev,
+			const char *advice, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(a, PB_AN_ENV, check, sev, advice, fmt, ap);
+	va_end(ap);
 }
 
 void pb_anomalies_free(struct pb_anomalies *a)
@@ -183,10 +233,10 @@ fail:
 
 const char *pb_anomaly_mark(const char *kind)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; kind && i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (!strcmp(kind, marks[i].kind))
-			return marks[i].mark;
+	for (i = 0; kind && i < PB_AN_NR; i++)
+		if (pb_anomaly_kinds[i].mark && !strcmp(kind, pb_anomaly_kinds[i].name))
+			return pb_anomaly_kinds[i].mark;
 	return "!";
 }

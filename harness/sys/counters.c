@@ -923,7 +923,7 @@ static void check_one(const struct pb_event *ev, const struct pb_count *c,
 	if (!c->enabled || c->running >= c->enabled)
 		return;
 	if (c->status == PB_CNT_NOT_COUNTED || !c->running) {
-		pb_anomaly_add(a, "counter-multiplexed", PB_SEV_ERROR, MUX_ADVICE,
+		pb_anomaly_add(a, PB_AN_COUNTER_MULTIPLEXED, PB_SEV_ERROR, MUX_ADVICE,
 			       "%s: %s never counted: running 0 of %llu ns enabled",
 			       who, ev->name, (unsigned long long)c->enabled);
 		return;
@@ -934,7 +934,7 @@ static void check_one(const struct pb_event *ev, const struct pb_count *c,
 	if (p >= 99.0)
 		return;
 	pb_count_percent_str(c, pct, sizeof(pct));
-	pb_anomaly_add(a, "counter-multiplexed", p < 50.0 ? PB_SEV_ERROR : PB_SEV_WARN,
+	pb_anomaly_add(a, PB_AN_COUNTER_MULTIPLEXED, p < 50.0 ? PB_SEV_ERROR : PB_SEV_WARN,
 		       MUX_ADVICE, "%s: %s counted %s of the time (time-shared): "
 		       "%llu raw, %.0f scaled estimate", who, ev->name, pct,
 		       (unsigned long long)c->value, pb_count_scaled(c));

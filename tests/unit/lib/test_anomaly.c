@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* test_anomaly.c - anomaly list, severities, JSON, table marks. */
+/* test_anomaly.c - anomaly list, severities, JSON, table marks, the kinds' table and README. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,10 +14,10 @@ static void test_add_fields(void **state)
 	struct pb_anomalies a = { 0 };
 
 	(void)state;
-	pb_anomaly_add(&a, "counter-multiplexed", PB_SEV_WARN,
+	pb_anomaly_add(&a, PB_AN_COUNTER_MULTIPLEXED, PB_SEV_WARN,
 		       "use fewer events", "%s running %.1f%% of the time",
 		       "cycles", 67.31);
-	pb_anomaly_add(&a, "noisy", PB_SEV_INFO, NULL, "CV %.2f%%", 3.5);
+	pb_anomaly_add(&a, PB_AN_NOISY, PB_SEV_INFO, NULL, "CV %.2f%%", 3.5);
 	assert_int_equal(a.nr, 2);
 	assert_string_equal(a.v[0].kind, "counter-multiplexed");
 	assert_int_equal(a.v[0].sev, PB_SEV_WARN);
@@ -42,7 +42,7 @@ static void test_growth(void **state)
 
 	(void)state;
 	for (i = 0; i < 1000; i++)
-		pb_anomaly_add(&a, "migration", i % 3, "pin it", "role %d moved", i);
+		pb_anomaly_add(&a, PB_AN_MIGRATION, i % 3, "pin it", "role %d moved", i);
 	assert_int_equal(a.nr, 1000);
 	for (i = 0; i < 1000; i++) {
 		snprintf(want, sizeof(want), "role %d moved", i);
@@ -51,7 +51,7 @@ static void test_growth(void **state)
 	}
 	pb_anomalies_free(&a);
 	/* reusable after free */
-	pb_anomaly_add(&a, "lost", PB_SEV_ERROR, NULL, "%d datagrams lost", 3);
+	pb_anomaly_add(&a, PB_AN_LOST, PB_SEV_ERROR, NULL, "%d datagrams lost", 3);
 	assert_int_equal(a.nr, 1);
 	assert_string_equal(a.v[0].message, "3 datagrams lost");
 	pb_anomalies_free(&a);
@@ -66,12 +66,13 @@ static void test_truncate(void **state)
 	(void)state;
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	pb_anomaly_add(&a, big, PB_SEV_ERROR, big, "%s%s", big, big);
+	pb_anomaly_add_env(&a, big, PB_SEV_ERROR, big, "%s%s", big, big);
 	assert_int_equal(a.nr, 1);
 	assert_int_equal(strlen(a.v[0].kind), sizeof(a.v[0].kind) - 1);
 	assert_int_equal(strlen(a.v[0].message), sizeof(a.v[0].message) - 1);
 	assert_int_equal(strlen(a.v[0].advice), sizeof(a.v[0].advice) - 1);
 	assert_memory_equal(a.v[0].message, big, sizeof(a.v[0].message) - 1);
+	assert_memory_equal(a.v[0].kind, "env-xxx", 7);
 	pb_anomalies_free(&a);
 }
 
@@ -90,19 +91,19 @@ static void test_truncate_utf8(void **state)
 	(void)state;
 	memset(pad, 'a', 318);
 	pad[318] = '\0';
-	pb_anomaly_add(&a, "noisy", PB_SEV_WARN, NULL, "%s\xc2\xb5s", pad);
+	pb_anomaly_add(&a, PB_AN_NOISY, PB_SEV_WARN, NULL, "%s\xc2\xb5s", pad);
 	assert_int_equal(strlen(a.v[0].message), 318);
 	pad[317] = '\0';
-	pb_anomaly_add(&a, "noisy", PB_SEV_WARN, NULL, "%s\xc2\xb5s", pad);
+	pb_anomaly_add(&a, PB_AN_NOISY, PB_SEV_WARN, NULL, "%s\xc2\xb5s", pad);
 	assert_int_equal(strlen(a.v[1].message), 319);
 	assert_memory_equal(a.v[1].message + 317, "\xc2\xb5", 2);
 	/* stray bytes (not UTF-8) become '?' */
-	pb_anomaly_add(&a, "k\xff", PB_SEV_INFO, "a\x80z", "x\xc0\xafy \xed\xa0\x80.");
-	assert_string_equal(a.v[2].kind, "k?");
+	pb_anomaly_add_env(&a, "k\xff", PB_SEV_INFO, "a\x80z", "x\xc0\xafy \xed\xa0\x80.");
+	assert_string_equal(a.v[2].kind, "env-k?");
 	assert_string_equal(a.v[2].advice, "a?z");
 	assert_string_equal(a.v[2].message, "x??y ???.");
 	/* a well-formed multibyte message is left alone */
-	pb_anomaly_add(&a, "frequency-drift", PB_SEV_WARN, NULL,
+	pb_anomaly_add(&a, PB_AN_FREQUENCY_DRIFT, PB_SEV_WARN, NULL,
 		       "0.818 s \xe2\x86\x92 1.122 s, 83 \xc2\xb5s \xf0\x9f\x90\xa2");
 	assert_string_equal(a.v[3].message,
 			    "0.818 s \xe2\x86\x92 1.122 s, 83 \xc2\xb5s \xf0\x9f\x90\xa2");
@@ -160,10 +161,10 @@ static void test_json(void **state)
 	assert_true(json_is_array(j) && json_array_size(j) == 0);
 	json_decref(j);
 
-	pb_anomaly_add(&a, "observer-effect", PB_SEV_ERROR,
+	pb_anomaly_add(&a, PB_AN_OBSERVER_EFFECT, PB_SEV_ERROR,
 		       "reboot; check for a stuck clock",
 		       "reference loop %.3f s -> %.3f s (+%.0f%%)", 0.818, 1.122, 37.2);
-	pb_anomaly_add(&a, "noisy-neighbor", PB_SEV_WARN, NULL,
+	pb_anomaly_add(&a, PB_AN_NOISY_NEIGHBOR, PB_SEV_WARN, NULL,
 		       "cpu%d busy \"%s\" %d%%", 1, "hog", 40);
 	j = pb_anomalies_json(&a);
 	assert_true(json_is_array(j));
@@ -195,6 +196,7 @@ static void test_marks(void **state)
 		{ "migration", "G" },
 		{ "throttling", "T" },
 		{ "lost", "X" },
+		{ "shared-cpus", "S" },
 		{ "something-new", "!" },
 		{ "", "!" },
 		{ "noisy-", "!" },
@@ -208,12 +210,95 @@ static void test_marks(void **state)
 		assert_string_equal(pb_anomaly_mark(tab[i].kind), tab[i].mark);
 	assert_string_equal(pb_anomaly_mark(NULL), "!");
 	/* the known kinds' marks are one character and all different */
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 11; i++) {
 		assert_int_equal(strlen(pb_anomaly_mark(tab[i].kind)), 1);
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(pb_anomaly_mark(tab[i].kind),
 						pb_anomaly_mark(tab[j].kind));
 	}
+}
+
+/* The table: every kind named, distinct, explained; marks one letter, distinct. */
+static void test_kinds(void **state)
+{
+	struct pb_anomalies a = { 0 };
+	int i, j;
+
+	(void)state;
+	for (i = 0; i < PB_AN_NR; i++) {
+		const struct pb_anomaly_kind_info *k = &pb_anomaly_kinds[i];
+
+		assert_non_null(k->name);
+		assert_true(strlen(k->name) > 1 && strlen(k->name) < sizeof(a.v[0].kind));
+		assert_non_null(k->meaning);
+		assert_true(*k->meaning);
+		assert_in_range(k->sev, PB_SEV_INFO, PB_SEV_ERROR);
+		if (k->mark) {
+			assert_int_equal(strlen(k->mark), 1);
+			assert_string_not_equal(k->mark, "!");
+			assert_string_equal(pb_anomaly_mark(k->name), k->mark);
+		} else {
+			assert_string_equal(pb_anomaly_mark(k->name), "!");
+		}
+		for (j = 0; j < i; j++) {
+			assert_string_not_equal(k->name, pb_anomaly_kinds[j].name);
+			if (k->mark && pb_anomaly_kinds[j].mark)
+				assert_string_not_equal(k->mark, pb_anomaly_kinds[j].mark);
+		}
+		/* the name as written; PB_SEV_DEFAULT is the table's severity */
+		pb_anomaly_add(&a, i, PB_SEV_DEFAULT, NULL, "x");
+		assert_int_equal(a.v[a.nr - 1].sev, k->sev);
+		if (i != PB_AN_ENV)
+			assert_string_equal(a.v[a.nr - 1].kind, k->name);
+	}
+	pb_anomaly_add_env(&a, "governor", PB_SEV_DEFAULT, NULL, "x");
+	assert_string_equal(a.v[a.nr - 1].kind, "env-governor");
+	assert_int_equal(a.v[a.nr - 1].sev, pb_anomaly_kinds[PB_AN_ENV].sev);
+	pb_anomaly_add(&a, PB_AN_STALL, PB_SEV_INFO, NULL, "x");	/* given: kept */
+	assert_int_equal(a.v[a.nr - 1].sev, PB_SEV_INFO);
+	pb_anomaly_add(&a, PB_AN_NR, PB_SEV_WARN, NULL, "x");
+	assert_string_equal(a.v[a.nr - 1].kind, "unknown");
+	pb_anomalies_free(&a);
+}
+
+/*
+ * README.md's legend (the table under "| mark | kind | means |") is the
+ * table, row for row: mark (or "!"), name ("env-*" for the prefix) and
+ * meaning word for word, each kind once, in the table's order.
+ */
+static void test_readme_legend(void **state)
+{
+	char line[2048], want[2048];
+	FILE *f = fopen("README.md", "r");
+	int in = 0, n = 0;
+
+	(void)state;
+	if (!f)
+		fail_msg("README.md: missing (run from the top folder)");
+	while (fgets(line, sizeof(line), f)) {
+		const struct pb_anomaly_kind_info *k;
+
+		if (!in) {
+			in = !strcmp(line, "| mark | kind | means |\n");
+			continue;
+		}
+		if (in == 1 || !strncmp(line, "|---", 4)) {
+			in = 2;
+			continue;
+		}
+		if (line[0] != '|')
+			break;
+		if (n >= PB_AN_NR)
+			fail_msg("README.md legend: a row for no kind: %s", line);
+		k = &pb_anomaly_kinds[n];
+		snprintf(want, sizeof(want), "| %s | %s%s | %s |\n", k->mark ? k->mark : "!",
+			 k->name, k->name[strlen(k->name) - 1] == '-' ? "*" : "", k->meaning);
+		assert_string_equal(line, want);
+		n++;
+	}
+	fclose(f);
+	assert_int_equal(in, 2);
+	assert_int_equal(n, PB_AN_NR);
 }
 
 int main(void)
@@ -226,6 +311,8 @@ int main(void)
 		cmocka_unit_test(test_sev),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_marks),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_readme_legend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

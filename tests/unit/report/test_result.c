@@ -72,7 +72,7 @@ static int setup(void **state)
 							  PB_CNT_OK };
 	}
 	pb_summarize((double[]){ 10.0, 12.0, 11.0 }, 3, false, &r->summary);
-	pb_anomaly_add(&r->anomalies, "noisy", PB_SEV_WARN, "quiet it", "CV %.2f %%", 9.09);
+	pb_anomaly_add(&r->anomalies, PB_AN_NOISY, PB_SEV_WARN, "quiet it", "CV %.2f %%", 9.09);
 	f->run = (struct pb_run){ .label = "2.6.29", .config = NULL,
 				  .cmdline = "pinbench test", .topo = f->topo,
 				  .results = r, .nr = 1, .obs_cpu = -1 };
@@ -381,7 +381,7 @@ static void test_table_legend_wrapped(void **state)
 	char *out, *line, *save;
 	bool wrapped = false;
 
-	pb_anomaly_add(&f->r.anomalies, "noisy-neighbor", PB_SEV_ERROR,
+	pb_anomaly_add(&f->r.anomalies, PB_AN_NOISY_NEIGHBOR, PB_SEV_ERROR,
 		       "stop other work on these CPUs, or isolate them (isolcpus=, cpusets)",
 		       "other tasks ran 43.9 %% of the job's 1 CPUs' time in its metric windows "
 		       "(0.527 s of 1.200 s; most: make (pid 6339) 0.286 s)");
