@@ -21,7 +21,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 export UBSAN_OPTIONS ?= print_stacktrace=1
 endif
 PB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -Itests -MMD -MP \
+	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override CFLAGS += $(PB_CFLAGS)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lpthread -lm
@@ -34,6 +34,8 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 %.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
+# tests/ headers (fixtures, skip.h, tools/) are for the tests' objects only
+tests/%.o: CPPFLAGS += -Itests
 
 # harness/<layer>/ (see harness/README.md), the workloads, their helpers
 LAYERS	:= cli core sys checks report net lib
