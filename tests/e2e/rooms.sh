@@ -33,4 +33,18 @@ ok $? "the product is compiled without -Itests" "$T/cc"
 grep 'tests/unit/core/test_x\.o' "$T/cc" | grep -q -- '-Itests'
 ok $? "a test object is compiled with -Itests" "$T/cc"
 
+# The usage says where to read on, and what it names is there: 'man
+# pinbench' is the page this tree installs, the files it names exist.
+need_pinbench
+$PB --help >"$T/usage" 2>&1
+ok $? "pinbench --help" "$T/usage"
+grep -q "'man pinbench'" "$T/usage" && grep -q 'pinbench\.1' Makefile
+ok $? "the usage names 'man pinbench', the page make install puts in place" "$T/usage"
+# shellcheck disable=SC2020 # each of space and quote becomes a newline
+tr -s " '" '\n\n' <"$T/usage" | sed -n 's,^(\{0\,1\}\(\.\/\)\{0\,1\}\([A-Za-z0-9_./-]*\.\(md\|1\)\)[),.]*$,\2,p' \
+	| sort -u >"$T/named"
+[ -s "$T/named" ] && while read -r f; do [ -f "$f" ] || { echo "$f: no such file"; exit 1; }; done \
+	<"$T/named" >"$T/missing"
+ok $? "the files the usage names exist in the tree: $(tr '\n' ' ' <"$T/named")" "$T/missing"
+
 done_testing
