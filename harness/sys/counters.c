@@ -837,31 +837,6 @@ void pb_count_percent_str(const struct pb_count *c, char *buf, size_t len)
 	snprintf(buf, len, "%.2f %%", pb_count_percent(c));
 }
 
-void pb_count_str(const struct pb_count *c, char *buf, size_t len)
-{
-	char pct[32];
-
-	switch (c->status) {
-	case PB_CNT_OK:
-		break;
-	case PB_CNT_NOT_COUNTED:
-		snprintf(buf, len, "<not counted>");
-		return;
-	case PB_CNT_UNSUPPORTED:
-		snprintf(buf, len, "<not supported>");
-		return;
-	default:
-		snprintf(buf, len, "<other pass>");
-		return;
-	}
-	if (c->running >= c->enabled) {
-		snprintf(buf, len, "%llu", (unsigned long long)c->value);
-		return;
-	}
-	pb_count_percent_str(c, pct, sizeof(pct));
-	snprintf(buf, len, "%.0f (%s)", pb_count_scaled(c), pct);
-}
-
 #define MUX_ADVICE "fewer events per pass; sysctl kernel.nmi_watchdog=0; " \
 		   "stop other users of the PMU (perf record, pinned events)"
 
@@ -955,12 +930,3 @@ json_t *pb_count_json(const struct pb_event *ev, const struct pb_count *c)
 	return o;
 }
 
-json_t *pb_counts_json(const struct pb_evlist *l, const struct pb_count *c)
-{
-	json_t *o = json_object();
-	int i;
-
-	for (i = 0; o && i < l->nr; i++)
-		json_object_set_new(o, l->ev[i].name, pb_count_json(&l->ev[i], &c[i]));
-	return o;
-}

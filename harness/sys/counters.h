@@ -165,8 +165,6 @@ json_t *pb_evlist_json(const struct pb_evlist *l);
 double pb_count_percent(const struct pb_count *c);
 /* "66.67 %" */
 void pb_count_percent_str(const struct pb_count *c, char *buf, size_t len);
-/* "123456", "123456 (66.67 %)" (scaled), "<not supported>", "<not counted>" */
-void pb_count_str(const struct pb_count *c, char *buf, size_t len);
 /*
  * Anomaly counter-multiplexed for each counted event of one window whose
  * running time is below 99 % (warn) or 50 % (error) of its enabled time;
@@ -188,7 +186,5 @@ void pb_counts_add(const struct pb_evlist *l, struct pb_count *acc,
  * {"status": "not counted"} or {"status": "other pass", "pass": N}.
  */
 json_t *pb_count_json(const struct pb_event *ev, const struct pb_count *c);
-/* {"<event>": pb_count_json(...), ...} for every event of l */
-json_t *pb_counts_json(const struct pb_evlist *l, const struct pb_count *c);
 
 #endif

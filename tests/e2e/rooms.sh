@@ -47,4 +47,57 @@ tr -s " '" '\n\n' <"$T/usage" | sed -n 's,^(\{0\,1\}\(\.\/\)\{0\,1\}\([A-Za-z0-9
 	<"$T/named" >"$T/missing"
 ok $? "the files the usage names exist in the tree: $(tr '\n' ' ' <"$T/named")" "$T/missing"
 
+# No dead code: every function the product exports is called by the
+# product, but for the test seams listed here (the fuzzers' entries and
+# accessors the unit tests read a parse through).  The list is exact: a
+# seam the product comes to use must leave it.
+if [ -f harness/cli/main.o ] && [ -f libpinbench.a ]; then
+	python3 - >"$T/dead" 2>&1 <<'PY'
+import glob, re, subprocess, sys
+
+seams = {
+    "pb_perfstat_parse",	# tests/fuzz/perfstat_fuzz.c, test_perfstat
+    "pb_perfstat_find",		# test_perfstat reads a parse through it
+    "pb_proto_decode",		# tests/fuzz/proto_fuzz.c: a whole frame
+    "pb_jobs_load_text",	# tests/fuzz/jobfile_fuzz.c: a job file's text
+    "pb_topo_is_this_system",	# test_topo: loaded from here or not
+    "pb_sev_parse",		# lib/anomaly.c: left to the anomaly-table work
+    "main",
+}
+objs = sorted(glob.glob("harness/*/*.o") + glob.glob("benches/*.o") +
+              glob.glob("benches/lib/*.o"))
+defs, used = {}, set()
+for o in objs:
+    out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 3 and w[1] == "T":
+            defs[w[2]] = o
+        elif len(w) == 2 and w[0] == "U":
+            used.add(w[1])
+def code(path):	# the C text without its comments and strings
+    t = open(path).read()
+    t = re.sub(r"/\*.*?\*/|//[^\n]*", " ", t, flags=re.S)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', t)
+bad, seen = [], set()
+for name, o in sorted(defs.items()):
+    if name in used:
+        continue
+    n = len(re.findall(r"\b%s\b" % re.escape(name), code(o[:-2] + ".c")))
+    if n > 1:
+        continue	# called in its own file
+    if name in seams:
+        seen.add(name)
+    else:
+        bad.append("%s (%s): exported, called by nothing in the product" % (name, o[:-2] + ".c"))
+for name in sorted(seams - seen):
+    bad.append("%s: listed as a test seam, but the product calls it (or it is gone)" % name)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	ok $? "every exported function is called by the product or is a listed test seam" "$T/dead"
+else
+	skip "not built (make tests)"
+fi
+
 done_testing

@@ -903,8 +903,6 @@ static void test_group_read_scaled(void **state)
 	assert_true(fabs(pb_count_scaled(&c[2]) - 3000.0) < 1e-9);
 	pb_count_percent_str(&c[2], s, sizeof(s));
 	assert_string_equal(s, "66.67 %");
-	pb_count_str(&c[2], s, sizeof(s));
-	assert_string_equal(s, "3000 (66.67 %)");
 	pb_counts_check(&l, c, "writer/0", &an);
 	assert_int_equal(an.nr, 2);		/* cycles and instructions */
 	for (i = 0; i < an.nr; i++) {
@@ -938,8 +936,6 @@ static void test_group_read_not_counted_other_pass(void **state)
 	assert_int_equal(c[0].status, PB_CNT_NOT_COUNTED);
 	assert_int_equal(c[1].status, PB_CNT_NOT_COUNTED);
 	assert_int_equal(c[2].status, PB_CNT_OTHER_PASS);
-	pb_count_str(&c[0], err, sizeof(err));
-	assert_string_equal(err, "<not counted>");
 }
 
 static void test_group_read_short_buffer(void **state)
@@ -1096,8 +1092,10 @@ static void test_json_forms(void **state)
 	(void)state;
 	build_ok(&l, "task-clock,context-switches,cpu-migrations,page-faults");
 	l.ev[3].pass = 2;
-	o = pb_counts_json(&l, c);
+	o = json_object();
 	assert_non_null(o);
+	for (int i = 0; i < l.nr; i++)
+		json_object_set_new(o, l.ev[i].name, pb_count_json(&l.ev[i], &c[i]));
 	e = json_object_get(o, "task-clock");
 	assert_int_equal(json_integer_value(json_object_get(e, "value")), 42);
 	assert_int_equal(json_integer_value(json_object_get(e, "enabled_ns")), 100);
@@ -1145,7 +1143,6 @@ static void test_derived_figures(void **state)
 	struct pb_count c[PB_MAX_EVENTS];
 	struct pb_evlist l;
 	struct pb_figures f;
-	char text[2048];
 	json_t *j;
 
 	(void)state;
@@ -1162,10 +1159,6 @@ static void test_derived_figures(void **state)
 	assert_true(fabs(figure(&f, "effective-GHz")->value - 2.5) < 1e-9);
 	assert_true(fabs(figure(&f, "ref-GHz")->value - 2.5) < 1e-9);
 	assert_true(fabs(figure(&f, "wakeups/op")->value - 2) < 1e-9);	/* sched_waking */
-	pb_figures_text(&f, "role writer/0", text, sizeof(text));
-	assert_non_null(strstr(text, "  context-switches/op"));
-	assert_non_null(strstr(text, "2.000"));
-	assert_non_null(strstr(text, "(role writer/0)\n"));
 	j = pb_figures_json(&f);
 	assert_true(fabs(json_real_value(json_object_get(j, "IPC")) - 1.5) < 1e-9);
 	assert_int_equal(json_object_size(j), (size_t)f.nr);
