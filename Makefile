@@ -38,10 +38,12 @@ endif
 tests/%.o: CPPFLAGS += -Itests
 
 # harness/<layer>/ (see harness/README.md), the workloads, their helpers
-LAYERS	:= cli core sys checks report net lib
-LIB_SRC	:= $(filter-out harness/cli/main.c,$(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c))) \
+# libpinbench.a is every layer below cli/; the commands link beside it.
+LAYERS	:= core sys checks report net lib
+LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c)) \
 	   $(wildcard benches/*.c benches/lib/*.c)
 LIB_OBJ	:= $(LIB_SRC:.c=.o)
+CLI_OBJ	:= $(patsubst %.c,%.o,$(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c)))
 TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 
 all: pinbench
@@ -50,11 +52,14 @@ libpinbench.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-pinbench: harness/cli/main.o libpinbench.a
+pinbench: harness/cli/main.o $(CLI_OBJ) libpinbench.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# objects first, then the library they draw on
 tests/unit/%: tests/unit/%.o libpinbench.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(LDLIBS) -lcmocka
+# test_compare runs compare, plot and nightly as the command line does
+tests/unit/report/test_compare: $(CLI_OBJ)
 
 tests: $(TESTS) pinbench
 

@@ -47,6 +47,18 @@ tr -s " '" '\n\n' <"$T/usage" | sed -n 's,^(\{0\,1\}\(\.\/\)\{0\,1\}\([A-Za-z0-9
 	<"$T/named" >"$T/missing"
 ok $? "the files the usage names exist in the tree: $(tr '\n' ' ' <"$T/named")" "$T/missing"
 
+# The library the unit tests link is the layers below cli/: no command's
+# object in it (the commands link beside it, into pinbench).
+if [ -f libpinbench.a ]; then
+	ar t libpinbench.a >"$T/members" 2>&1
+	for f in harness/cli/*.c; do basename "$f" .c; done | sed 's/$/.o/' >"$T/cli"
+	grep -Fxf "$T/cli" "$T/members" >"$T/both"
+	[ $? = 1 ]
+	ok $? "libpinbench.a holds no cli/ object" "$T/both"
+else
+	skip "not built (make tests)"
+fi
+
 # No dead code: every function the product exports is called by the
 # product, but for the test seams listed here (the fuzzers' entries and
 # accessors the unit tests read a parse through).  The list is exact: a
