@@ -59,6 +59,28 @@ else
 	skip "not built (make tests)"
 fi
 
+# core/ and the layers below cli/ refer to no symbol of the workloads
+# (benches/ includes core/bench.h, not the other way round): the table
+# reaches core as a pointer benches/benches.c sets.
+set -- benches/*.o benches/lib/*.o
+if [ -f "$1" ]; then
+	nm --defined-only "$@" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u >"$T/bdef"
+	for o in harness/core/*.o harness/checks/*.o harness/sys/*.o harness/lib/*.o \
+		 harness/net/*.o harness/report/*.o; do
+		nm -u "$o" | awk -v o="$o" '{ print $2, o }'
+	done | sort >"$T/undef"
+	join "$T/bdef" "$T/undef" >"$T/up"
+	[ ! -s "$T/up" ]
+	ok $? "no object below cli/ refers to a symbol benches/ defines" "$T/up"
+	listed=$($PB list 2>/dev/null | grep -c '^[a-z_]* - ')
+	named=$(grep -c '^[[:space:]]*X([a-z_]*)' benches/benches.h)
+	[ "$listed" -gt 0 ] && [ "$listed" = "$named" ]
+	ok $? "pinbench list shows every workload benches.h names ($listed of $named)"
+else
+	skip "not built (make tests)"
+	skip "not built (make tests)"
+fi
+
 # No dead code: every function the product exports is called by the
 # product, but for the test seams listed here (the fuzzers' entries and
 # accessors the unit tests read a parse through).  The list is exact: a
