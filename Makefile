@@ -21,7 +21,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 export UBSAN_OPTIONS ?= print_stacktrace=1
 endif
 PB_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -Itests -MMD -MP \
+	   -DPB_VERSION=\"$(VERSION)\" -Iharness -Ibenches -MMD -MP \
 	   $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 override CFLAGS += $(PB_CFLAGS)
 LDLIBS	+= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpfm -lpthread -lm
@@ -34,12 +34,18 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 %.o: %.c $(FLAGS_STAMP)
 	$(CC) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
+# tests/ headers (fixtures, skip.h, tools/) are for the tests' objects only
+tests/%.o: CPPFLAGS += -Itests
 
 # harness/<layer>/ (see harness/README.md), the workloads, their helpers
-LAYERS	:= cli core sys checks report net lib
-LIB_SRC	:= $(filter-out harness/cli/main.c,$(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c))) \
-	   $(wildcard benches/*.c benches/lib/*.c)
+# libpinbench.a is every layer below cli/.  The commands link beside it,
+# and so do the workloads: benches/benches.c hands core their table from a
+# constructor, which an archive would leave out.
+LAYERS	:= core sys checks report net lib
+LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c))
 LIB_OBJ	:= $(LIB_SRC:.c=.o)
+CLI_OBJ	:= $(patsubst %.c,%.o,$(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c)))
+BENCH_OBJ := $(patsubst %.c,%.o,$(wildcard benches/*.c benches/lib/*.c))
 TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 
 all: pinbench
@@ -48,11 +54,14 @@ libpinbench.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-pinbench: harness/cli/main.o libpinbench.a
+pinbench: harness/cli/main.o $(CLI_OBJ) $(BENCH_OBJ) libpinbench.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-tests/unit/%: tests/unit/%.o libpinbench.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) -lcmocka
+# objects first, then the library they draw on
+tests/unit/%: tests/unit/%.o $(BENCH_OBJ) libpinbench.a
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(LDLIBS) -lcmocka
+# test_compare runs compare, plot and nightly as the command line does
+tests/unit/report/test_compare: $(CLI_OBJ)
 
 tests: $(TESTS) pinbench
 

@@ -2,7 +2,8 @@
 /*
  * benches.h - the one table of workloads (an X-macro, as stress-ng does):
  * adding a workload is a file in benches/ and a line here.  A forgotten
- * file fails at link time.
+ * file fails at link time.  benches.c hands the table to core
+ * (pb_benches) before main().
  */
 #ifndef PINBENCH_BENCHES_H
 #define PINBENCH_BENCHES_H

@@ -194,20 +194,6 @@ enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_ano
 	return PB_CLOCK_OK;
 }
 
-const char *pb_clock_verdict_str(enum pb_clock_verdict v)
-{
-	switch (v) {
-	case PB_CLOCK_OK:
-		return "the counters, the probe and the nominal clock agree";
-	case PB_CLOCK_COUNTS_WRONG:
-		return "the counts are wrong: the counters' clock disagrees with the probe";
-	case PB_CLOCK_CHANGED:
-		return "the clock changed: counters and probe agree, below the nominal clock";
-	default:
-		return "unknown: not enough figures (cycles, task-clock, probe)";
-	}
-}
-
 double pb_observer_max(const struct pb_nominal *nom)
 {
 	return nom && nom->guest ? PB_OBSERVER_GUEST_MAX : PB_OBSERVER_MAX;

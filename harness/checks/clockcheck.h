@@ -84,7 +84,6 @@ struct pb_clock_fig {
  */
 enum pb_clock_verdict pb_check_clock(const struct pb_clock_fig *f, struct pb_anomalies *a,
 				     double *eff_mhz);
-const char *pb_clock_verdict_str(enum pb_clock_verdict v);	/* a sentence */
 
 /*
  * observer-effect when end is more than 5 % slower than start (20 % on a

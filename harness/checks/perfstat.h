@@ -95,13 +95,17 @@ struct pb_perfstat {
 
 /*
  * Parse the text of perf stat output.  0, or -1 with err (nothing found,
- * ENOMEM, "line N: cycles: negative count -5").
+ * ENOMEM, "line N: cycles: negative count -5").  A test seam: the fuzzer's
+ * and the unit tests' entry (pb_perfstat_load reads a file into it).
  */
 int pb_perfstat_parse(const char *text, struct pb_perfstat *ps, char *err, size_t len);
 /* Parse a file ("-": stdin); errors name it ("FILE:LINE: ..."). */
 int pb_perfstat_load(const char *path, struct pb_perfstat *ps, char *err, size_t len);
 void pb_perfstat_free(struct pb_perfstat *ps);
-/* The event whose base name (modifiers, PMU prefix stripped) is name, or NULL. */
+/*
+ * The event whose base name (modifiers, PMU prefix stripped) is name, or
+ * NULL.  The unit tests read a parse through it.
+ */
 const struct pb_ps_event *pb_perfstat_find(const struct pb_perfstat *ps, const char *name);
 
 struct pb_ps_verdict {

@@ -10,9 +10,7 @@
  *	exit 1 when anything is flagged at warn or above, 0 otherwise.
  * Bad usage, or a FILE that cannot be read or holds no counts: exit 2.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "checks/doctor.h"
@@ -21,7 +19,6 @@
 #include "cli/opts.h"
 #include "sys/env.h"
 #include "sys/probe.h"
-#include "lib/util.h"
 
 static void usage(FILE *f)
 {

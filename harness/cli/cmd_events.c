@@ -9,10 +9,8 @@
 #include "cli/opts.h"
 #include "sys/counters.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <perfmon/pfmlib_perf_event.h>

@@ -4,7 +4,6 @@
  * usage, messages and exit code; the steps (run, find the earlier kernel,
  * report) are report/nightly.c's.
  */
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>

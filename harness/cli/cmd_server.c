@@ -3,7 +3,6 @@
  * cmd_server.c - `pinbench server [OPTIONS]`: its options, usage and exit
  * code; the listener and the sessions are net/server.c's.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <sched.h>
 #include <stddef.h>

@@ -5,19 +5,11 @@
  * main.c - the command dispatch: the table below names each command and
  * its cli/cmd_*.c entry point.  Only main() exits.
  */
-#include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cmds.h"
 #include "cli/say.h"
-#include "report/result.h"
 
 static const struct {
 	const char	*name;
@@ -43,8 +35,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: pinbench COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'pinbench COMMAND --help' for a command's options; "
-		"'man pinbench' for the rest.\n");
+	fprintf(f, "\n'pinbench COMMAND --help' for a command's options; the manual\n"
+		"is 'man pinbench' (from the source tree: 'man ./pinbench.1'), the\n"
+		"tour and the design are in README.md.\n");
 }
 
 int main(int argc, char **argv)

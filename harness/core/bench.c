@@ -93,9 +93,11 @@ void pb_shm_free(void *p, size_t size)
 		munmap(p, size);
 }
 
+const struct pb_bench *const *pb_benches;
+
 const struct pb_bench *pb_bench_find(const char *name)
 {
-	for (int i = 0; pb_benches[i]; i++)
+	for (int i = 0; pb_benches && pb_benches[i]; i++)
 		if (!strcmp(pb_benches[i]->name, name))
 			return pb_benches[i];
 	return NULL;

@@ -227,8 +227,12 @@ void pb_test_spin_ns(long ns);
 void *pb_shm_alloc(size_t size);
 void pb_shm_free(void *p, size_t size);
 
-/* The workload table (benches/benches.c). */
-extern const struct pb_bench *const pb_benches[];
+/*
+ * The workload table, NULL-terminated.  benches/benches.c, which links
+ * into every program beside the library, hands it in before main(): core
+ * refers to no symbol of the layer above it.  NULL until then.
+ */
+extern const struct pb_bench *const *pb_benches;
 const struct pb_bench *pb_bench_find(const char *name);
 
 /* Across two hosts (peer=, `pinbench server`). */

@@ -57,7 +57,7 @@
 
 /* Test hooks: the unit tests swap in fake workloads. */
 const struct pb_bench *(*pb_jobfile_find_bench)(const char *name) = pb_bench_find;
-const struct pb_bench *const *pb_jobfile_benches = pb_benches;
+const struct pb_bench *const *pb_jobfile_benches;	/* NULL: pb_benches */
 
 /* The parsed common keys (pb_common_keys[].off points in here). */
 struct common {
@@ -329,12 +329,12 @@ static void suggest(const struct pb_bench *b, const char *name, char *buf, size_
 
 static void known_benches(char *buf, size_t len)
 {
+	const struct pb_bench *const *b = pb_jobfile_benches ? pb_jobfile_benches : pb_benches;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; pb_jobfile_benches && pb_jobfile_benches[i] && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-			      pb_jobfile_benches[i]->name);
+	for (int i = 0; b && b[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", b[i]->name);
 }
 
 static void placement_names(enum pb_place_kind kind, char *buf, size_t len)

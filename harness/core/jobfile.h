@@ -93,7 +93,10 @@ extern const struct pb_key pb_common_keys[];
 int pb_jobs_load(const char *path, const char *adhoc_bench,
 		 const struct pb_kv *over, int nr_over, int nr_cpus,
 		 struct pb_jobset *js, char *err, size_t len);
-/* The same on the text of a job file (n bytes, any bytes), name in messages. */
+/*
+ * The same on the text of a job file (n bytes, any bytes), name in
+ * messages: the fuzzer's entry.
+ */
 int pb_jobs_load_text(const char *name, const char *text, size_t n,
 		      const struct pb_kv *over, int nr_over, int nr_cpus,
 		      struct pb_jobset *js, char *err, size_t len);

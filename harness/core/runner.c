@@ -811,7 +811,7 @@ static void probe_some(const struct job_ctx *x, const bool *want, struct pb_prob
  * for a moment) is taken again, up to three more times, the last one
  * kept.  A probe that failed has mhz 0.  Re-taking costs tens of ms; a
  * disturbed probe after the job costs a second of re-probes
- * (pb_probe_confirm()).
+ * (pb_probe_confirm_cpus()).
  */
 static void probe_clocks(const struct job_ctx *x, struct pb_probe *p)
 {
@@ -1477,7 +1477,7 @@ static void distinct_cpus(struct job_ctx *x, const int *cpus)
 }
 
 /*
- * Re-probe the clocks under suspicion over a second (pb_probe_confirm()):
+ * Re-probe the clocks under suspicion over a second (pb_probe_confirm_cpus()):
  * with the rest of their batch, as they were probed before and after the
  * job; a batch with no suspect is not re-probed.
  */

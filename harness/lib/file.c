@@ -283,16 +283,3 @@ int pb_file_commit(int fd, const char *tmp, const char *path, char *err, size_t 
 	return rc;
 }
 
-int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len)
-{
-	char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	int rc;
-
-	if (!text) {
-		snprintf(err, len, "cannot write %s: %s", path, strerror(ENOMEM));
-		return -1;
-	}
-	rc = pb_file_save(path, text, false, err, len);
-	free(text);
-	return rc;
-}

@@ -7,7 +7,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <jansson.h>
 
 /*
  * Write text and a newline to path atomically: a temporary file in the same
@@ -38,8 +37,6 @@ int pb_file_save_at(int dfd, const char *name, const char *shown, const char *te
  * when name is a symlink).
  */
 int pb_subdir_open(const char *dir, const char *name);
-/* pb_file_save(path, j as indented JSON, false, ...). */
-int pb_json_write_atomic(const char *path, json_t *j, char *err, size_t len);
 /*
  * Read all of fd (a regular file) into *buf, NUL-terminated, in blocks:
  * 0 with *n its length (free *buf), -1 with errno (EFBIG: more than cap

@@ -104,14 +104,6 @@ char *pb_numfmt_str(const struct pb_numfmt *nf, double x, const char *unit,
 	return buf;
 }
 
-char *pb_num_mean(double mean, double spread, const char *unit, char *buf, size_t len)
-{
-	struct pb_numfmt nf;
-
-	pb_numfmt_pick(&nf, mean, spread);
-	return pb_numfmt_str(&nf, mean, unit, buf, len);
-}
-
 char *pb_num_spread(double spread, const char *unit, char *buf, size_t len)
 {
 	return pb_num_sig(spread, 2, unit, buf, len);

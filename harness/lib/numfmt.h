@@ -54,8 +54,7 @@ void pb_numfmt_sig(struct pb_numfmt *nf, double x, int digits);
 char *pb_numfmt_str(const struct pb_numfmt *nf, double x, const char *unit,
 		    char *buf, size_t len);
 
-/* The convenience forms: a mean beside its spread, and a spread (two digits). */
-char *pb_num_mean(double mean, double spread, const char *unit, char *buf, size_t len);
+/* The convenience form: a spread (two digits). */
 char *pb_num_spread(double spread, const char *unit, char *buf, size_t len);
 /* x with digits significant digits: "2.00", "0.800", "1.42 M". */
 char *pb_num_sig(double x, int digits, const char *unit, char *buf, size_t len);

@@ -81,7 +81,7 @@ int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen,
 		    char *err, size_t len);
 /* Parse a body of n bytes into m (m->type is left alone): 0, or -1. */
 int pb_proto_body(const char *body, size_t n, struct pb_msg *m, char *err, size_t len);
-/* A whole frame of exactly n bytes: 0, or -1 with the reason. */
+/* A whole frame of exactly n bytes: 0, or -1 with the reason.  The fuzzer's entry. */
 int pb_proto_decode(const uint8_t *buf, size_t n, struct pb_msg *m, char *err, size_t len);
 
 /* Send m on a stream socket: 0, or -1. */

@@ -550,35 +550,6 @@ int pb_evlist_build(struct pb_evlist *l, const char *spec, char *err, size_t len
 	return 0;
 }
 
-int pb_evlist_resplit(struct pb_evlist *l, int pass, const struct pb_count *c)
-{
-	int i, nr = 0, moved = 0;
-
-	for (i = 0; i < l->nr; i++)
-		if (l->ev[i].hw && l->ev[i].pass == pass && !l->ev[i].status)
-			nr++;
-	if (nr < 2)
-		return 0;
-	for (i = 0; i < l->nr; i++) {
-		const struct pb_event *ev = &l->ev[i];
-
-		if (!ev->hw || ev->pass != pass || ev->status)
-			continue;
-		if (c[i].status != PB_CNT_NOT_COUNTED || !c[i].enabled)
-			return 0;	/* the group ran */
-	}
-	for (i = l->nr - 1; i >= 0 && moved < nr / 2; i--) {
-		struct pb_event *ev = &l->ev[i];
-
-		if (!ev->hw || ev->pass != pass || ev->status)
-			continue;
-		ev->pass = l->nr_passes;
-		moved++;
-	}
-	l->nr_passes++;
-	return 1;
-}
-
 void pb_evlist_pass_names(const struct pb_evlist *l, int pass, char *buf, size_t len)
 {
 	size_t off = 0;
@@ -591,26 +562,6 @@ void pb_evlist_pass_names(const struct pb_evlist *l, int pass, char *buf, size_t
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? "," : "",
 					l->ev[i].name);
 	}
-}
-
-int pb_evlist_refusals(struct pb_evlist *l, char *buf, size_t len)
-{
-	size_t off = 0;
-	int i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < l->nr; i++) {
-		struct pb_event *ev = &l->ev[i];
-
-		if (!ev->status || ev->said)
-			continue;
-		ev->said = true;
-		n++;
-		if (off < len)
-			off += (size_t)snprintf(buf + off, len - off, "%s: %s\n", ev->name,
-						ev->reason);
-	}
-	return n;
 }
 
 json_t *pb_evlist_json(const struct pb_evlist *l)
@@ -886,31 +837,6 @@ void pb_count_percent_str(const struct pb_count *c, char *buf, size_t len)
 	snprintf(buf, len, "%.2f %%", pb_count_percent(c));
 }
 
-void pb_count_str(const struct pb_count *c, char *buf, size_t len)
-{
-	char pct[32];
-
-	switch (c->status) {
-	case PB_CNT_OK:
-		break;
-	case PB_CNT_NOT_COUNTED:
-		snprintf(buf, len, "<not counted>");
-		return;
-	case PB_CNT_UNSUPPORTED:
-		snprintf(buf, len, "<not supported>");
-		return;
-	default:
-		snprintf(buf, len, "<other pass>");
-		return;
-	}
-	if (c->running >= c->enabled) {
-		snprintf(buf, len, "%llu", (unsigned long long)c->value);
-		return;
-	}
-	pb_count_percent_str(c, pct, sizeof(pct));
-	snprintf(buf, len, "%.0f (%s)", pb_count_scaled(c), pct);
-}
-
 #define MUX_ADVICE "fewer events per pass; sysctl kernel.nmi_watchdog=0; " \
 		   "stop other users of the PMU (perf record, pinned events)"
 
@@ -1004,12 +930,3 @@ json_t *pb_count_json(const struct pb_event *ev, const struct pb_count *c)
 	return o;
 }
 
-json_t *pb_counts_json(const struct pb_evlist *l, const struct pb_count *c)
-{
-	json_t *o = json_object();
-	int i;
-
-	for (i = 0; o && i < l->nr; i++)
-		json_object_set_new(o, l->ev[i].name, pb_count_json(&l->ev[i], &c[i]));
-	return o;
-}

@@ -39,7 +39,6 @@ struct pb_event {
 	int			status;		/* 0, or errno of the refusal */
 	char			reason[160];	/* "not supported: no PMU (ENOENT)" */
 	bool			fixed;		/* may use a fixed counter (Intel) */
-	bool			said;		/* refusal reported (pb_evlist_refusals) */
 };
 
 struct pb_evlist {
@@ -157,22 +156,8 @@ const char *pb_sw_event_name(int i);
 /* The readable tracefs "events" folder (with sysroot) into buf, or NULL. */
 const char *pb_tracefs_events(char *buf, size_t len);
 
-/*
- * Confirm a pass by reading it: when its hardware group never ran in a
- * window (every hardware event enabled but running 0: the kernel could
- * not schedule the group, e.g. counters held by pinned events), move the
- * second half of its hardware events to a new pass and return 1: close
- * and reopen the groups and repeat the window.  0: nothing to change.
- */
-int pb_evlist_resplit(struct pb_evlist *l, int pass, const struct pb_count *c);
 /* Names of the events of pass p, comma separated (for messages). */
 void pb_evlist_pass_names(const struct pb_evlist *l, int pass, char *buf, size_t len);
-/*
- * Refusals not reported yet, one line each ("cycles: not supported: no
- * PMU (ENOENT)\n") into buf; marks them said.  Returns how many: call it
- * after opening, print buf once.
- */
-int pb_evlist_refusals(struct pb_evlist *l, char *buf, size_t len);
 /* [{"name", "pass", "hw", "status": "ok"|"not supported", "reason"}] */
 json_t *pb_evlist_json(const struct pb_evlist *l);
 
@@ -180,8 +165,6 @@ json_t *pb_evlist_json(const struct pb_evlist *l);
 double pb_count_percent(const struct pb_count *c);
 /* "66.67 %" */
 void pb_count_percent_str(const struct pb_count *c, char *buf, size_t len);
-/* "123456", "123456 (66.67 %)" (scaled), "<not supported>", "<not counted>" */
-void pb_count_str(const struct pb_count *c, char *buf, size_t len);
 /*
  * Anomaly counter-multiplexed for each counted event of one window whose
  * running time is below 99 % (warn) or 50 % (error) of its enabled time;
@@ -203,7 +186,5 @@ void pb_counts_add(const struct pb_evlist *l, struct pb_count *acc,
  * {"status": "not counted"} or {"status": "other pass", "pass": N}.
  */
 json_t *pb_count_json(const struct pb_event *ev, const struct pb_count *c);
-/* {"<event>": pb_count_json(...), ...} for every event of l */
-json_t *pb_counts_json(const struct pb_evlist *l, const struct pb_count *c);
 
 #endif

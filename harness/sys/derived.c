@@ -114,17 +114,3 @@ json_t *pb_figures_json(const struct pb_figures *f)
 	return o;
 }
 
-void pb_figures_text(const struct pb_figures *f, const char *who, char *buf, size_t len)
-{
-	size_t off = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < f->nr && off < len; i++) {
-		const struct pb_figure *fig = &f->v[i];
-
-		off += (size_t)snprintf(buf + off, len - off, "  %-22s %12.3f %-3s%s%s%s\n",
-					fig->name, fig->value, fig->unit, who ? "  (" : "",
-					who ? who : "", who ? ")" : "");
-	}
-}

@@ -36,10 +36,5 @@ void pb_derive(const struct pb_evlist *l, const struct pb_count *c, double ops,
 	       double nominal_mhz, struct pb_figures *f);
 /* {"IPC": 1.23, "cycles/op": 456.0, ...} */
 json_t *pb_figures_json(const struct pb_figures *f);
-/*
- * One line per figure, perf-stat like; who goes in parentheses verbatim
- * when not NULL: "  context-switches/op           1.998      (role writer/0)\n".
- */
-void pb_figures_text(const struct pb_figures *f, const char *who, char *buf, size_t len);
 
 #endif

@@ -640,11 +640,6 @@ out:
 	free(clean);
 }
 
-void pb_probe_confirm(int cpu, struct pb_confirm *c)
-{
-	pb_probe_confirm_cpus(&cpu, 1, c);
-}
-
 json_t *pb_confirm_json(const struct pb_confirm *c)
 {
 	json_t *v = json_array();

@@ -121,8 +121,6 @@ struct pb_confirm {
 	double	lo, hi;			/* the lowest and highest undisturbed one */
 	double	span_s;			/* first to last */
 };
-/* Probe cpu PB_CONFIRM_PROBES times over PB_CONFIRM_SPAN_S. */
-void pb_probe_confirm(int cpu, struct pb_confirm *c);
 /*
  * The same for n CPUs at once (pb_probe_cpus() each time), c[i] for
  * cpu[i]: CPUs probed together before and after a job are re-probed

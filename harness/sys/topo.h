@@ -48,7 +48,7 @@ int pb_topo_load_only(struct pb_topo **tp, const char *spec, const char *only,
 /* The PUs a synthetic description makes, at most PB_TOPO_MAX_PUS + 1. */
 unsigned long pb_topo_synthetic_pus(const char *spec);
 void pb_topo_free(struct pb_topo *t);
-/* True when loaded from this machine (not synthetic, not XML). */
+/* True when loaded from this machine (not synthetic, not XML); for tests. */
 bool pb_topo_is_this_system(const struct pb_topo *t);
 void pb_topo_summary(const struct pb_topo *t, struct pb_topo_summary *s);
 /* Number of usable PUs (the "all" of a sweep). */

@@ -16,9 +16,11 @@
 
 static void mean_is(double mean, double spread, const char *unit, const char *expect)
 {
+	struct pb_numfmt nf;
 	char buf[64];
 
-	pb_num_mean(mean, spread, unit, buf, sizeof(buf));
+	pb_numfmt_pick(&nf, mean, spread);
+	pb_numfmt_str(&nf, mean, unit, buf, sizeof(buf));
 	if (strcmp(buf, expect))
 		fail_msg("mean %.10g spread %.10g: '%s', expected '%s'", mean, spread, buf,
 			 expect);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lib/file.h"
 #include "report/result.h"
 
 struct fixture {
@@ -26,6 +27,18 @@ struct fixture {
 	struct pb_run		run;
 	char			dir[64];
 };
+
+/* j as indented JSON, saved atomically (pb_file_save): 0, or -1 with err. */
+static int save_json(const char *path, json_t *j, char *err, size_t len)
+{
+	char *text = json_dumps(j, JSON_INDENT(1));
+	int rc;
+
+	assert_non_null(text);
+	rc = pb_file_save(path, text, false, err, len);
+	free(text);
+	return rc;
+}
 
 /* A result as the runner makes one: 3 metric windows and 2 counted ones. */
 static int setup(void **state)
@@ -105,7 +118,7 @@ static json_t *write_and_read(struct fixture *f, const char *name)
 
 	assert_non_null(j);
 	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
-	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);
+	assert_int_equal(save_json(path, j, err, sizeof(err)), 0);
 	json_decref(j);
 	back = json_load_file(path, 0, &je);
 	assert_non_null(back);
@@ -210,11 +223,11 @@ static void test_atomic_write_leaves_nothing(void **state)
 	json_t *j = json_pack("{s:i}", "a", 1);
 
 	snprintf(path, sizeof(path), "%s/nosuchdir/x.json", f->dir);
-	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), -1);
+	assert_int_equal(save_json(path, j, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "nosuchdir"));
 	snprintf(path, sizeof(path), "%s/x.json", f->dir);
-	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);
-	assert_int_equal(pb_json_write_atomic(path, j, err, sizeof(err)), 0);	/* replaces */
+	assert_int_equal(save_json(path, j, err, sizeof(err)), 0);
+	assert_int_equal(save_json(path, j, err, sizeof(err)), 0);	/* replaces */
 	json_decref(j);
 	assert_only_file(f->dir, "x.json");
 }

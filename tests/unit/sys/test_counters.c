@@ -533,7 +533,7 @@ static void check_no_pmu(bool fake)
 	struct pb_figures f;
 	struct pb_evlist l;
 	struct pb_group *g;
-	char err[256], buf[1024];
+	char err[256];
 	json_t *j;
 	int cyc;
 
@@ -544,9 +544,6 @@ static void check_no_pmu(bool fake)
 	assert_non_null(g);
 	assert_int_equal(l.ev[cyc].status, ENOENT);
 	assert_string_equal(l.ev[cyc].reason, "not supported: no PMU (ENOENT)");
-	assert_int_equal(pb_evlist_refusals(&l, buf, sizeof(buf)), 2);
-	assert_non_null(strstr(buf, "cycles: not supported: no PMU (ENOENT)\n"));
-	assert_int_equal(pb_evlist_refusals(&l, buf, sizeof(buf)), 0);
 	if (fake)
 		fake_buf_set(fk[0].fd, 1000, 1000, 2, v0);
 	assert_int_equal(pb_group_read(g, a), 0);
@@ -906,8 +903,6 @@ static void test_group_read_scaled(void **state)
 	assert_true(fabs(pb_count_scaled(&c[2]) - 3000.0) < 1e-9);
 	pb_count_percent_str(&c[2], s, sizeof(s));
 	assert_string_equal(s, "66.67 %");
-	pb_count_str(&c[2], s, sizeof(s));
-	assert_string_equal(s, "3000 (66.67 %)");
 	pb_counts_check(&l, c, "writer/0", &an);
 	assert_int_equal(an.nr, 2);		/* cycles and instructions */
 	for (i = 0; i < an.nr; i++) {
@@ -941,8 +936,6 @@ static void test_group_read_not_counted_other_pass(void **state)
 	assert_int_equal(c[0].status, PB_CNT_NOT_COUNTED);
 	assert_int_equal(c[1].status, PB_CNT_NOT_COUNTED);
 	assert_int_equal(c[2].status, PB_CNT_OTHER_PASS);
-	pb_count_str(&c[0], err, sizeof(err));
-	assert_string_equal(err, "<not counted>");
 }
 
 static void test_group_read_short_buffer(void **state)
@@ -985,44 +978,6 @@ static void test_split_when_kernel_refuses_group(void **state)
 	assert_int_equal(fk[0].attr.config, PERF_COUNT_HW_INSTRUCTIONS);
 	assert_int_equal(fk[0].group_fd, -1);
 	pb_group_close(g);
-}
-
-/* A hardware group that never ran (enabled, running 0) is split in two passes. */
-static void test_resplit_unscheduled(void **state)
-{
-	const uint64_t hw0[] = { 0, 0, 0, 0 }, hw1[] = { 5, 6, 7, 8 };
-	struct pb_count c[PB_MAX_EVENTS];
-	struct pb_evlist l;
-	struct pb_group *g;
-	char err[64];
-	int i, sw, hw;
-
-	(void)state;
-	build_ok(&l, "task-clock,cycles,instructions,cache-misses,branch-misses");
-	fk_nr = 0;
-	g = pb_group_open(&l, 0, 0, -1, false, err, sizeof(err));
-	assert_non_null(g);
-	assert_int_equal(fk_nr, 5);
-	sw = fk[fake_find(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK)].fd;
-	hw = fk[fake_find(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES)].fd;
-	fake_buf_set(sw, 1000, 1000, 1, hw1);	/* task-clock ran */
-	fake_buf_set(hw, 1000, 1000, 4, hw1);	/* the hardware group ran */
-	assert_int_equal(pb_group_read(g, c), 0);
-	assert_int_equal(pb_evlist_resplit(&l, 0, c), 0);
-	fb_nr = 0;
-	fake_buf_set(sw, 1000, 1000, 1, hw1);
-	fake_buf_set(hw, 1000, 0, 4, hw0);	/* never scheduled */
-	assert_int_equal(pb_group_read(g, c), 0);
-	pb_group_close(g);
-	for (i = 1; i < 5; i++)
-		assert_int_equal(c[i].status, PB_CNT_NOT_COUNTED);
-	assert_int_equal(pb_evlist_resplit(&l, 0, c), 1);
-	assert_int_equal(l.nr_passes, 2);
-	assert_int_equal(l.ev[0].pass, 0);
-	assert_int_equal(l.ev[1].pass, 0);
-	assert_int_equal(l.ev[2].pass, 0);
-	assert_int_equal(l.ev[3].pass, 1);
-	assert_int_equal(l.ev[4].pass, 1);
 }
 
 static void refused_with(int (*policy)(const struct perf_event_attr *, int), int cpu,
@@ -1137,8 +1092,10 @@ static void test_json_forms(void **state)
 	(void)state;
 	build_ok(&l, "task-clock,context-switches,cpu-migrations,page-faults");
 	l.ev[3].pass = 2;
-	o = pb_counts_json(&l, c);
+	o = json_object();
 	assert_non_null(o);
+	for (int i = 0; i < l.nr; i++)
+		json_object_set_new(o, l.ev[i].name, pb_count_json(&l.ev[i], &c[i]));
 	e = json_object_get(o, "task-clock");
 	assert_int_equal(json_integer_value(json_object_get(e, "value")), 42);
 	assert_int_equal(json_integer_value(json_object_get(e, "enabled_ns")), 100);
@@ -1186,7 +1143,6 @@ static void test_derived_figures(void **state)
 	struct pb_count c[PB_MAX_EVENTS];
 	struct pb_evlist l;
 	struct pb_figures f;
-	char text[2048];
 	json_t *j;
 
 	(void)state;
@@ -1203,10 +1159,6 @@ static void test_derived_figures(void **state)
 	assert_true(fabs(figure(&f, "effective-GHz")->value - 2.5) < 1e-9);
 	assert_true(fabs(figure(&f, "ref-GHz")->value - 2.5) < 1e-9);
 	assert_true(fabs(figure(&f, "wakeups/op")->value - 2) < 1e-9);	/* sched_waking */
-	pb_figures_text(&f, "role writer/0", text, sizeof(text));
-	assert_non_null(strstr(text, "  context-switches/op"));
-	assert_non_null(strstr(text, "2.000"));
-	assert_non_null(strstr(text, "(role writer/0)\n"));
 	j = pb_figures_json(&f);
 	assert_true(fabs(json_real_value(json_object_get(j, "IPC")) - 1.5) < 1e-9);
 	assert_int_equal(json_object_size(j), (size_t)f.nr);
@@ -1499,7 +1451,6 @@ int main(void)
 		FAKE(test_group_read_short_buffer),
 		FAKE(test_split_when_kernel_refuses_group),
 		FAKE(test_refusal_reasons),
-		FAKE(test_resplit_unscheduled),
 		REAL(test_multiplex_thresholds),
 		REAL(test_delta_and_scaled),
 		REAL(test_counts_add),

@@ -389,7 +389,6 @@ static void test_clock_verdict(void **state)
 	f.probe_mhz = 2010;
 	assert_int_equal(pb_check_clock(&f, &a, &eff), PB_CLOCK_CHANGED);
 	assert_int_equal(a.nr, 0);
-	assert_non_null(strstr(pb_clock_verdict_str(PB_CLOCK_CHANGED), "clock changed"));
 	/* all agree */
 	f.cycles = 2.99e9 * 80.32;
 	f.probe_mhz = 3000;
