@@ -24,6 +24,7 @@
 #include "cli/cmds.h"
 #include "cli/say.h"
 #include "cli/opts.h"
+#include "core/plan.h"
 #include "net/proto.h"
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
@@ -699,35 +700,6 @@ static void file_base(const char *path, char *buf, size_t len)
 		buf[n - 4] = 0;
 }
 
-/*
- * The CPUs job j uses at placement p (NULL: cpus=), in role order, into
- * *cpus (to free): how many, or 0 with why in reason when it cannot be
- * placed here.
- */
-static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
-		    int **cpus, char *reason, size_t len)
-{
-	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
-
-	if (!p)
-		n = j->nr_cpus;
-	*cpus = calloc(n > 0 ? n : 1, sizeof(**cpus));
-	if (!*cpus) {
-		snprintf(reason, len, "%s", strerror(ENOMEM));
-		return 0;
-	}
-	if (!p) {
-		memcpy(*cpus, j->cpus, n * sizeof(**cpus));
-		return n;
-	}
-	if (pb_place(t, p, j->nr_instances, *cpus, reason, len)) {
-		free(*cpus);
-		*cpus = NULL;
-		return 0;
-	}
-	return n;
-}
-
 static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
 {
 	for (int i = 0; i < js->nr; i++) {
@@ -756,10 +728,10 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		fputc('\n', f);
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
 			const char *pl = j->nr_placements ? j->placements[p] : NULL;
-			int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+			int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
 
 			fprintf(f, "  %-12s ", pl ? pl : "cpus");
-			if (!n && pl)
+			if (n <= 0 && pl)
 				fprintf(f, "skipped: %s", reason);
 			for (int k = 0; k < n; k++)
 				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
@@ -778,9 +750,9 @@ static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
 		const struct pb_job *j = &js->jobs[i];
 
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			int *cpus, n = job_cpus(t, j, j->nr_placements ? j->placements[p] : NULL,
-						&cpus, reason, sizeof(reason));
-			int c = n ? cpus[0] : -1;
+			int *cpus, n = pb_plan_cpus(t, j, j->nr_placements ? j->placements[p] :
+						    NULL, &cpus, reason, sizeof(reason));
+			int c = n > 0 ? cpus[0] : -1;
 
 			free(cpus);
 			if (c >= 0)
@@ -929,10 +901,10 @@ static double cell_s(const struct pb_topo *t, const struct pb_job *j, const char
 		     const struct pb_evlist *evl)
 {
 	char reason[256];
-	int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+	int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
 
 	free(cpus);
-	return !n && pl ? 0 : pb_job_expected_s(j, evl) + JOB_OVERHEAD_S;
+	return n <= 0 && pl ? 0 : pb_job_expected_s(j, evl) + JOB_OVERHEAD_S;
 }
 
 /* The planned seconds of every job x placement x round of js. */
@@ -994,11 +966,11 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 {
 	static bool said;
 	char err[PATH_MAX + 64], who[128];
-	int *cpus, n = job_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
+	int *cpus, n = pb_plan_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
 
 	*nheld = 0;
 	memset(l, 0, sizeof(*l));
-	if (!n) {
+	if (n <= 0) {
 		free(cpus);
 		return 0;
 	}

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sys/others.h"
+#include "core/plan.h"
 #include "core/roles.h"
 #include "core/runner.h"
 #include "checks/robust.h"
@@ -1618,53 +1619,15 @@ static int cpu_groups(struct job_ctx *x, const int *cpus)
 	return 0;
 }
 
-/* peer=: the placement's pairs, the first CPU of each for the client. */
-static int peer_place(const struct pb_topo *t, const struct pb_job *j,
-		      const char *placement, int *cpus, struct pb_result *r)
-{
-	int *pair = calloc(2 * (size_t)j->nr_instances, sizeof(*pair));
-	int rc;
-
-	if (!pair) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		return 1;
-	}
-	rc = pb_place(t, placement, j->nr_instances, pair, r->reason, sizeof(r->reason));
-	for (int i = 0; !rc && i < j->nr_instances; i++)
-		cpus[i] = pair[2 * i];
-	free(pair);
-	return rc;
-}
-
+/* Job j at its placement: the plan's CPUs (plan.h), or why not. */
 static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
-		     const char *placement, int *cpus, int nr_tasks,
-		     struct pb_result *r)
+		     const char *placement, int **cpus, struct pb_result *r)
 {
-	int rc;
+	int n = pb_plan_cpus(t, j, placement, cpus, r->reason, sizeof(r->reason));
 
-	if (!placement) {
-		for (int i = 0; i < nr_tasks; i++) {
-			cpus[i] = j->cpus[i];
-			if (!pb_topo_has_cpu(t, cpus[i])) {	/* the CLI says so first */
-				r->status = PB_FAILED;
-				snprintf(r->reason, sizeof(r->reason),
-					 "CPU %d is not available to pinbench", cpus[i]);
-				return 1;
-			}
-		}
-		return 0;
-	}
-	if (pb_job_get(j, "peer"))
-		rc = peer_place(t, j, placement, cpus, r);
-	else
-		rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
-	if (rc) {
-		r->status = PB_SKIPPED;
-		if (rc < 0)
-			snprintf(r->reason, sizeof(r->reason), "unknown placement");
-		return 1;
-	}
-	return 0;
+	if (n <= 0)
+		r->status = n ? PB_FAILED : PB_SKIPPED;
+	return n <= 0;
 }
 
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
@@ -1692,15 +1655,8 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	x.hold_fd = -1;
 	x.peer_addr = pb_job_get(j, "peer");
 	x.peer_cpu = j->peer_cpu;
-	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
-							       : j->nr_instances;
-	cpus = calloc(x.nr_tasks, sizeof(*cpus));
-	if (!cpus) {
-		r->status = PB_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		return;
-	}
-	if (plan_cpus(t, j, placement, cpus, x.nr_tasks, r))
+	x.nr_tasks = pb_plan_nr_cpus(j);
+	if (plan_cpus(t, j, placement, &cpus, r))
 		goto out;
 	x.nr_groups = x.nr_tasks;
 	if (j->counters_cpu) {
