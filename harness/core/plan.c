@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * plan.c - a job's placement resolved to CPUs, once for everyone (see
- * plan.h).
+ * plan.c - what a run will do, before it does it: each job's placement
+ * resolved to CPUs (once for everyone, see plan.h), the cells of the run
+ * and their order round by round, the seconds they are planned to take.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "core/bench.h"
 #include "core/plan.h"
+#include "core/runner.h"
 
 int pb_plan_nr_cpus(const struct pb_job *j)
 {
@@ -73,4 +75,99 @@ int pb_plan_cpus(const struct pb_topo *t, const struct pb_job *j, const char *pl
 		*cpus = NULL;
 	}
 	return rc;
+}
+
+const char *pb_cell_placement(const struct pb_jobset *js, struct pb_cell c)
+{
+	const struct pb_job *j = &js->jobs[c.job];
+
+	return j->nr_placements ? j->placements[c.pl] : NULL;
+}
+
+/* How many placements job j runs at: 1 with cpus=. */
+static int nr_places(const struct pb_job *j)
+{
+	return j->nr_placements ? j->nr_placements : 1;
+}
+
+int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr)
+{
+	int n = 0, rounds = 1;
+
+	for (int i = 0; i < js->nr; i++)
+		n += nr_places(&js->jobs[i]);
+	*nr = 0;
+	*cells = calloc(n ? n : 1, sizeof(**cells));
+	if (!*cells)
+		return 1;
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int p = 0; p < nr_places(j); p++)
+			(*cells)[(*nr)++] = (struct pb_cell){ i, p };
+		if (j->rounds > rounds)
+			rounds = j->rounds;
+	}
+	return rounds;
+}
+
+/* splitmix64: a small, good generator whose whole state is the seed. */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int nr,
+		  int round, int rounds, uint64_t *rng, struct pb_cell *order)
+{
+	int n = 0;
+
+	for (int c = 0; c < nr; c++)
+		if (js->jobs[cells[c].job].rounds >= round)
+			order[n++] = cells[c];
+	for (int i = n - 1; rounds > 1 && i > 0; i--) {
+		int k = (int)(rng_next(rng) % (uint64_t)(i + 1));
+		struct pb_cell tmp = order[i];
+
+		order[i] = order[k];
+		order[k] = tmp;
+	}
+	return n;
+}
+
+double pb_plan_cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
+		      const struct pb_evlist *evl)
+{
+	char reason[256];
+	int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+
+	free(cpus);
+	return n <= 0 && pl ? 0 : pb_job_expected_s(j, evl) + PB_JOB_OVERHEAD_S;
+}
+
+double pb_plan_s(const struct pb_topo *t, const struct pb_jobset *js,
+		 const struct pb_evlist *evl, int *runs)
+{
+	double sum = 0;
+
+	if (runs)
+		*runs = 0;
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+		int rounds = j->rounds > 1 ? j->rounds : 1;
+
+		for (int p = 0; p < nr_places(j); p++) {
+			double s = pb_plan_cell_s(t, j, pb_cell_placement(js,
+						  (struct pb_cell){ i, p }), &evl[i]);
+
+			sum += rounds * s;
+			if (runs)
+				*runs += rounds * (s > 0);
+		}
+	}
+	return sum;
 }

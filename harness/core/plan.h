@@ -9,8 +9,10 @@
 #define PINBENCH_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/jobfile.h"
+#include "sys/counters.h"
 #include "sys/topo.h"
 
 /*
@@ -30,5 +32,46 @@ int pb_plan_nr_cpus(const struct pb_job *j);
  */
 int pb_plan_cpus(const struct pb_topo *t, const struct pb_job *j, const char *pl,
 		 int **cpus, char *reason, size_t len);
+
+/* One job at one placement: a cell of the plan. */
+struct pb_cell {
+	int	job;	/* in the job set */
+	int	pl;	/* in the job's placements (0 with cpus=) */
+};
+
+/* Cell c's placement name, NULL with cpus=. */
+const char *pb_cell_placement(const struct pb_jobset *js, struct pb_cell c);
+
+/*
+ * Every job x placement in file order into *cells (to free; NULL when out
+ * of memory); returns the rounds of the run: the most any job takes part in.
+ */
+int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr);
+
+/*
+ * The cells of round `round` (those of jobs with rounds >= round) into
+ * order[] (room for nr): in file order with one round, shuffled
+ * (Fisher-Yates, from *rng) with more, so that a slow drift of the machine
+ * spreads over every cell.  Returns how many.
+ */
+int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int nr,
+		  int round, int rounds, uint64_t *rng, struct pb_cell *order);
+
+/*
+ * What one job x placement adds to a run's wall time besides its warm-up
+ * and windows: forking the job and its roles, the clock probes before and
+ * after, the checks; measured on a 2-vCPU KVM guest (README: "Planned time").
+ */
+#define PB_JOB_OVERHEAD_S	0.7
+
+/* The planned seconds of job j at placement pl: 0 when this machine skips it. */
+double pb_plan_cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
+		      const struct pb_evlist *evl);
+/*
+ * The planned seconds of every job x placement x round of js (evl[i]: job
+ * i's events); *runs (when not NULL) gets how many of those will run here.
+ */
+double pb_plan_s(const struct pb_topo *t, const struct pb_jobset *js,
+		 const struct pb_evlist *evl, int *runs);
 
 #endif
