@@ -914,27 +914,26 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 }
 
 /*
- * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
+ * Lock the CPUs of job j at w, as the plan resolved them (see cpulock.h).  Without --wait,
  * CPUs another process holds (another pinbench measuring) are said on
  * stderr and go into held[]; with it, we try again every 100 ms until
  * they are free, at most o->wait_s.  A lock folder that cannot be used is
  * said once per run.  -EINTR when a wait was interrupted, -ETIMEDOUT with
  * why when the CPUs were still held at the limit.
  */
-static int lock_job(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const char *p, struct pb_cpulock *l,
+static int lock_job(const struct run_opts *o, const struct pb_job *j,
+		    const struct pb_where *w, struct pb_cpulock *l,
 		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
 {
 	static bool said;
 	char err[PATH_MAX + 64], who[128];
-	int *cpus, n = pb_plan_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
+	const int *cpus = w->cpus;
+	int n = w->n, rc;
 
 	*nheld = 0;
 	memset(l, 0, sizeof(*l));
-	if (n <= 0) {
-		free(cpus);
+	if (n <= 0)
 		return 0;
-	}
 	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
 	if (!rc && *nheld && o->wait) {
 		double end = pb_mono_s() + o->wait_s;
@@ -958,7 +957,6 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 			rc = -ETIMEDOUT;
 		}
 	}
-	free(cpus);
 	if (rc == -1 && !said) {
 		said = true;
 		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
@@ -987,16 +985,16 @@ static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, i
 		       "the lock of CPU %s was held by %s when this job began", cpus, who);
 }
 
-/* Run one job at one placement into r, its CPUs locked meanwhile. */
+/* Run one job at one placement (w) into r, its CPUs locked meanwhile. */
 static void run_one(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const char *p, const struct pb_evlist *evl,
-		    const struct pb_nominal *nom, const struct pb_progress *pg,
-		    struct pb_result *r)
+		    const struct pb_job *j, const struct pb_where *w,
+		    const struct pb_evlist *evl, const struct pb_nominal *nom,
+		    const struct pb_progress *pg, struct pb_result *r)
 {
 	struct pb_cpu_holder held[8];
 	struct pb_cpulock l;
 	char why[sizeof(r->reason)];
-	int nheld, rc = lock_job(o, t, j, p, &l, held, &nheld, why, sizeof(why));
+	int nheld, rc = lock_job(o, j, w, &l, held, &nheld, why, sizeof(why));
 
 	if (rc == -EINTR || rc == -ETIMEDOUT) {
 		memset(r, 0, sizeof(*r));
@@ -1007,13 +1005,13 @@ static void run_one(const struct run_opts *o, const struct pb_topo *t,
 			j->bench->metric_for(j->opts, &r->metric);
 		else
 			r->metric = j->bench->metric;
-		snprintf(r->placement, sizeof(r->placement), "%s", p ? p : "cpus");
+		snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
 		r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
 			 "interrupted while waiting for its CPUs" : why);
 		return;
 	}
-	pb_run_job(t, j, p, evl, nom, pg, r);
+	pb_run_job(t, j, w, evl, nom, pg, r);
 	pb_cpulock_release(&l);
 	mark_shared(r, held, nheld);
 }
@@ -1157,21 +1155,25 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		for (int k = 0; k < n && !pb_interrupted; k++) {
 			const struct pb_job *j = &js->jobs[order[k].job];
 			struct pb_result *r = &run.results[run.nr++];
-			const char *pl = pb_cell_placement(js, order[k]);
 			const struct pb_evlist *ev = &evl[order[k].job];
-			struct pb_progress pg = { .show = o->quiet ? NULL : show_progress,
-						  .job = run.nr, .jobs = run.planned,
-						  .round = round, .rounds = run.rounds,
-						  .repeats = j->repeats, .timing = !ev->nr ||
-						  !j->counting_inline, .passes = ev->nr ?
-						  (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
-						  .counts_first = pb_job_counts_first(j, ev),
-						  .job_s = pb_plan_cell_s(t, j, pl, ev),
-						  .started = pb_mono_s() };
+			struct pb_where w;
+			struct pb_progress pg;
+
+			pb_plan_where(t, j, pb_cell_placement(js, order[k]), &w);
+			pg = (struct pb_progress){ .show = o->quiet ? NULL : show_progress,
+						   .job = run.nr, .jobs = run.planned,
+						   .round = round, .rounds = run.rounds,
+						   .repeats = j->repeats, .timing = !ev->nr ||
+						   !j->counting_inline, .passes = ev->nr ?
+						   (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
+						   .counts_first = pb_job_counts_first(j, ev),
+						   .job_s = pb_where_s(j, &w, ev),
+						   .started = pb_mono_s() };
 
 			rest_s -= pg.job_s;
 			pg.rest_s = rest_s > 0 ? rest_s : 0;
-			run_one(o, t, j, pl, ev, &run.nominal, &pg, r);
+			run_one(o, t, j, &w, ev, &run.nominal, &pg, r);
+			pb_where_free(&w);
 			r->round = run.rounds > 1 ? round : 0;
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;

@@ -139,14 +139,36 @@ int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int n
 	return n;
 }
 
+void pb_plan_where(const struct pb_topo *t, const struct pb_job *j, const char *pl,
+		   struct pb_where *w)
+{
+	w->pl = pl;
+	w->reason[0] = '\0';
+	w->n = pb_plan_cpus(t, j, pl, &w->cpus, w->reason, sizeof(w->reason));
+}
+
+void pb_where_free(struct pb_where *w)
+{
+	free(w->cpus);
+	w->cpus = NULL;
+}
+
+double pb_where_s(const struct pb_job *j, const struct pb_where *w,
+		  const struct pb_evlist *evl)
+{
+	return w->n <= 0 && w->pl ? 0 : pb_job_expected_s(j, evl) + PB_JOB_OVERHEAD_S;
+}
+
 double pb_plan_cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
 		      const struct pb_evlist *evl)
 {
-	char reason[256];
-	int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+	struct pb_where w;
+	double s;
 
-	free(cpus);
-	return n <= 0 && pl ? 0 : pb_job_expected_s(j, evl) + PB_JOB_OVERHEAD_S;
+	pb_plan_where(t, j, pl, &w);
+	s = pb_where_s(j, &w, evl);
+	pb_where_free(&w);
+	return s;
 }
 
 double pb_plan_s(const struct pb_topo *t, const struct pb_jobset *js,

@@ -33,6 +33,19 @@ int pb_plan_nr_cpus(const struct pb_job *j);
 int pb_plan_cpus(const struct pb_topo *t, const struct pb_job *j, const char *pl,
 		 int **cpus, char *reason, size_t len);
 
+/* Job j at one placement, resolved once: what is locked, pinned and timed. */
+struct pb_where {
+	const char	*pl;		/* the placement, NULL with cpus= */
+	int		*cpus;		/* n of them, role order; NULL unless n > 0 */
+	int		n;		/* as pb_plan_cpus() returns */
+	char		reason[256];	/* why not, when n <= 0 */
+};
+
+/* w: job j at placement pl (pb_plan_cpus()); pb_where_free() it after. */
+void pb_plan_where(const struct pb_topo *t, const struct pb_job *j, const char *pl,
+		   struct pb_where *w);
+void pb_where_free(struct pb_where *w);
+
 /* One job at one placement: a cell of the plan. */
 struct pb_cell {
 	int	job;	/* in the job set */
@@ -64,7 +77,10 @@ int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int n
  */
 #define PB_JOB_OVERHEAD_S	0.7
 
-/* The planned seconds of job j at placement pl: 0 when this machine skips it. */
+/* The planned seconds of job j at w: 0 when this machine skips it. */
+double pb_where_s(const struct pb_job *j, const struct pb_where *w,
+		  const struct pb_evlist *evl);
+/* The same at placement pl. */
 double pb_plan_cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
 		      const struct pb_evlist *evl);
 /*

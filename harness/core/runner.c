@@ -1619,25 +1619,15 @@ static int cpu_groups(struct job_ctx *x, const int *cpus)
 	return 0;
 }
 
-/* Job j at its placement: the plan's CPUs (plan.h), or why not. */
-static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
-		     const char *placement, int **cpus, struct pb_result *r)
-{
-	int n = pb_plan_cpus(t, j, placement, cpus, r->reason, sizeof(r->reason));
-
-	if (n <= 0)
-		r->status = n ? PB_FAILED : PB_SKIPPED;
-	return n <= 0;
-}
-
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
-		const char *placement, const struct pb_evlist *evl,
+		const struct pb_where *w, const struct pb_evlist *evl,
 		const struct pb_nominal *nom, const struct pb_progress *pg,
 		struct pb_result *r)
 {
 	const struct pb_bench *b = j->bench;
 	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
-	int *cpus = NULL, nr_passes;
+	const int *cpus = w->cpus;
+	int nr_passes;
 	double t0 = pb_mono_s();
 	bool moved = false;
 	cpu_set_t saved;
@@ -1646,7 +1636,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	memset(r, 0, sizeof(*r));
 	r->job = j;
 	r->evl = *evl;
-	snprintf(r->placement, sizeof(r->placement), "%s", placement ? placement : "cpus");
+	snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
 	if (b->metric_for)
 		b->metric_for(j->opts, &r->metric);
 	else
@@ -1656,8 +1646,11 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	x.peer_addr = pb_job_get(j, "peer");
 	x.peer_cpu = j->peer_cpu;
 	x.nr_tasks = pb_plan_nr_cpus(j);
-	if (plan_cpus(t, j, placement, &cpus, r))
+	if (w->n <= 0) {		/* the plan's: skipped here, or cannot run */
+		r->status = w->n ? PB_FAILED : PB_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "%s", w->reason);
 		goto out;
+	}
 	x.nr_groups = x.nr_tasks;
 	if (j->counters_cpu) {
 		x.nr_groups = 0;
@@ -1722,7 +1715,6 @@ out:
 	r->wall_s = pb_mono_s() - t0;
 	pb_shm_free(x.shm, x.lay.size);
 	free(x.group_cpu);
-	free(cpus);
 }
 
 void pb_result_free(struct pb_result *r)
