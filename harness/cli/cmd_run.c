@@ -24,6 +24,7 @@
 #include "cli/cmds.h"
 #include "cli/say.h"
 #include "cli/opts.h"
+#include "core/plan.h"
 #include "net/proto.h"
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
@@ -699,35 +700,6 @@ static void file_base(const char *path, char *buf, size_t len)
 		buf[n - 4] = 0;
 }
 
-/*
- * The CPUs job j uses at placement p (NULL: cpus=), in role order, into
- * *cpus (to free): how many, or 0 with why in reason when it cannot be
- * placed here.
- */
-static int job_cpus(const struct pb_topo *t, const struct pb_job *j, const char *p,
-		    int **cpus, char *reason, size_t len)
-{
-	int n = j->bench->shape == PB_SHAPE_PAIR ? 2 * j->nr_instances : j->nr_instances;
-
-	if (!p)
-		n = j->nr_cpus;
-	*cpus = calloc(n > 0 ? n : 1, sizeof(**cpus));
-	if (!*cpus) {
-		snprintf(reason, len, "%s", strerror(ENOMEM));
-		return 0;
-	}
-	if (!p) {
-		memcpy(*cpus, j->cpus, n * sizeof(**cpus));
-		return n;
-	}
-	if (pb_place(t, p, j->nr_instances, *cpus, reason, len)) {
-		free(*cpus);
-		*cpus = NULL;
-		return 0;
-	}
-	return n;
-}
-
 static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
 {
 	for (int i = 0; i < js->nr; i++) {
@@ -756,10 +728,10 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 		fputc('\n', f);
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
 			const char *pl = j->nr_placements ? j->placements[p] : NULL;
-			int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
+			int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
 
 			fprintf(f, "  %-12s ", pl ? pl : "cpus");
-			if (!n && pl)
+			if (n <= 0 && pl)
 				fprintf(f, "skipped: %s", reason);
 			for (int k = 0; k < n; k++)
 				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
@@ -778,9 +750,9 @@ static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
 		const struct pb_job *j = &js->jobs[i];
 
 		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			int *cpus, n = job_cpus(t, j, j->nr_placements ? j->placements[p] : NULL,
-						&cpus, reason, sizeof(reason));
-			int c = n ? cpus[0] : -1;
+			int *cpus, n = pb_plan_cpus(t, j, j->nr_placements ? j->placements[p] :
+						    NULL, &cpus, reason, sizeof(reason));
+			int c = n > 0 ? cpus[0] : -1;
 
 			free(cpus);
 			if (c >= 0)
@@ -918,40 +890,6 @@ static void show_progress(const struct pb_progress *pg, const char *job, const c
 }
 
 /*
- * What one job x placement adds to a run's wall time besides its warm-up
- * and windows: forking the job and its roles, the clock probes before and
- * after, the checks; measured on a 2-vCPU KVM guest (README: "Planned time").
- */
-#define JOB_OVERHEAD_S	0.7
-
-/* The planned seconds of job j at placement pl: 0 when this machine skips it. */
-static double cell_s(const struct pb_topo *t, const struct pb_job *j, const char *pl,
-		     const struct pb_evlist *evl)
-{
-	char reason[256];
-	int *cpus, n = job_cpus(t, j, pl, &cpus, reason, sizeof(reason));
-
-	free(cpus);
-	return !n && pl ? 0 : pb_job_expected_s(j, evl) + JOB_OVERHEAD_S;
-}
-
-/* The planned seconds of every job x placement x round of js. */
-static double plan_s(const struct pb_topo *t, const struct pb_jobset *js,
-		     const struct pb_evlist *evl)
-{
-	double sum = 0;
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++)
-			sum += (j->rounds > 1 ? j->rounds : 1) *
-			       cell_s(t, j, j->nr_placements ? j->placements[p] : NULL, &evl[i]);
-	}
-	return sum;
-}
-
-/*
  * --dry-run: the planned wall time of js; its seconds, or -1 when its
  * events do not build (check_run() has said why already).
  */
@@ -959,49 +897,43 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 {
 	struct pb_evlist *evl = calloc(js->nr ? js->nr : 1, sizeof(*evl));
 	char d[32];
-	int cells = 0;
+	int cells;
 	double sum;
 
 	if (!evl || check_jobs(js, evl)) {
 		free(evl);
 		return -1;
 	}
-	sum = plan_s(t, js, evl);
-	for (int i = 0; i < js->nr; i++)
-		for (int p = 0; p < (js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1); p++)
-			cells += (js->jobs[i].rounds > 1 ? js->jobs[i].rounds : 1) *
-				 (cell_s(t, &js->jobs[i], js->jobs[i].nr_placements ?
-					 js->jobs[i].placements[p] : NULL, &evl[i]) > 0);
+	sum = pb_plan_s(t, js, evl, &cells);
 	dur_text(sum, d, sizeof(d));
 	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
 		"short window per counter pass not in the warm-up, + %.1f s each)\n", d, cells,
-		cells == 1 ? "" : "s", JOB_OVERHEAD_S);
+		cells == 1 ? "" : "s", PB_JOB_OVERHEAD_S);
 	free(evl);
 	return sum;
 }
 
 /*
- * Lock the CPUs of job j at placement p (see cpulock.h).  Without --wait,
+ * Lock the CPUs of job j at w, as the plan resolved them (see cpulock.h).  Without --wait,
  * CPUs another process holds (another pinbench measuring) are said on
  * stderr and go into held[]; with it, we try again every 100 ms until
  * they are free, at most o->wait_s.  A lock folder that cannot be used is
  * said once per run.  -EINTR when a wait was interrupted, -ETIMEDOUT with
  * why when the CPUs were still held at the limit.
  */
-static int lock_job(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const char *p, struct pb_cpulock *l,
+static int lock_job(const struct run_opts *o, const struct pb_job *j,
+		    const struct pb_where *w, struct pb_cpulock *l,
 		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
 {
 	static bool said;
 	char err[PATH_MAX + 64], who[128];
-	int *cpus, n = job_cpus(t, j, p, &cpus, err, sizeof(err)), rc;
+	const int *cpus = w->cpus;
+	int n = w->n, rc;
 
 	*nheld = 0;
 	memset(l, 0, sizeof(*l));
-	if (!n) {
-		free(cpus);
+	if (n <= 0)
 		return 0;
-	}
 	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
 	if (!rc && *nheld && o->wait) {
 		double end = pb_mono_s() + o->wait_s;
@@ -1025,7 +957,6 @@ static int lock_job(const struct run_opts *o, const struct pb_topo *t,
 			rc = -ETIMEDOUT;
 		}
 	}
-	free(cpus);
 	if (rc == -1 && !said) {
 		said = true;
 		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
@@ -1054,16 +985,16 @@ static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, i
 		       "the lock of CPU %s was held by %s when this job began", cpus, who);
 }
 
-/* Run one job at one placement into r, its CPUs locked meanwhile. */
+/* Run one job at one placement (w) into r, its CPUs locked meanwhile. */
 static void run_one(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const char *p, const struct pb_evlist *evl,
-		    const struct pb_nominal *nom, const struct pb_progress *pg,
-		    struct pb_result *r)
+		    const struct pb_job *j, const struct pb_where *w,
+		    const struct pb_evlist *evl, const struct pb_nominal *nom,
+		    const struct pb_progress *pg, struct pb_result *r)
 {
 	struct pb_cpu_holder held[8];
 	struct pb_cpulock l;
 	char why[sizeof(r->reason)];
-	int nheld, rc = lock_job(o, t, j, p, &l, held, &nheld, why, sizeof(why));
+	int nheld, rc = lock_job(o, j, w, &l, held, &nheld, why, sizeof(why));
 
 	if (rc == -EINTR || rc == -ETIMEDOUT) {
 		memset(r, 0, sizeof(*r));
@@ -1074,13 +1005,13 @@ static void run_one(const struct run_opts *o, const struct pb_topo *t,
 			j->bench->metric_for(j->opts, &r->metric);
 		else
 			r->metric = j->bench->metric;
-		snprintf(r->placement, sizeof(r->placement), "%s", p ? p : "cpus");
+		snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
 		r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
 		snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
 			 "interrupted while waiting for its CPUs" : why);
 		return;
 	}
-	pb_run_job(t, j, p, evl, nom, pg, r);
+	pb_run_job(t, j, w, evl, nom, pg, r);
 	pb_cpulock_release(&l);
 	mark_shared(r, held, nheld);
 }
@@ -1096,88 +1027,24 @@ static bool run_cut(const struct pb_run *run)
 	return false;
 }
 
-/* One job at one placement: a cell of the plan. */
-struct cell {
-	int	job, pl;
-};
-
-/*
- * Every job x placement in file order into *cells (to free; NULL when out
- * of memory); returns the rounds of the run: the most any job takes part in.
- */
-static int plan_rounds(const struct pb_jobset *js, struct cell **cells, int *nr)
-{
-	int n = 0, rounds = 1;
-
-	for (int i = 0; i < js->nr; i++)
-		n += js->jobs[i].nr_placements ? js->jobs[i].nr_placements : 1;
-	*nr = 0;
-	*cells = calloc(n ? n : 1, sizeof(**cells));
-	if (!*cells)
-		return 1;
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++)
-			(*cells)[(*nr)++] = (struct cell){ i, p };
-		if (j->rounds > rounds)
-			rounds = j->rounds;
-	}
-	return rounds;
-}
-
-/* splitmix64: a small, good generator whose whole state is the seed. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/*
- * The cells of round `round` (those of jobs with rounds >= round) into
- * order[]: in file order with one round, shuffled (Fisher-Yates) with
- * more, so that a slow drift of the machine spreads over every cell.
- */
-static int round_order(const struct pb_jobset *js, const struct cell *cells, int nr,
-		       int round, int rounds, uint64_t *rng, struct cell *order)
-{
-	int n = 0;
-
-	for (int c = 0; c < nr; c++)
-		if (js->jobs[cells[c].job].rounds >= round)
-			order[n++] = cells[c];
-	for (int i = n - 1; rounds > 1 && i > 0; i--) {
-		int k = (int)(rng_next(rng) % (uint64_t)(i + 1));
-		struct cell tmp = order[i];
-
-		order[i] = order[k];
-		order[k] = tmp;
-	}
-	return n;
-}
-
 /* --dry-run with rounds: the order each round will run in, from the seed. */
 static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 {
-	struct cell *cells, *order;
+	struct pb_cell *cells, *order;
 	uint64_t rng = seed;
-	int nr, rounds = plan_rounds(js, &cells, &nr);
+	int nr, rounds = pb_plan_cells(js, &cells, &nr);
 
 	order = calloc(nr ? nr : 1, sizeof(*order));
 	if (rounds > 1 && cells && order) {
 		fprintf(f, "order (seed %lu):\n", seed);
 		for (int r = 1; r <= rounds; r++) {
-			int n = round_order(js, cells, nr, r, rounds, &rng, order);
+			int n = pb_plan_round(js, cells, nr, r, rounds, &rng, order);
 
 			fprintf(f, "  round %d:", r);
 			for (int k = 0; k < n; k++) {
-				const struct pb_job *j = &js->jobs[order[k].job];
+				const char *pl = pb_cell_placement(js, order[k]);
 
-				fprintf(f, " %s/%s", j->name,
-					j->nr_placements ? j->placements[order[k].pl] : "cpus");
+				fprintf(f, " %s/%s", js->jobs[order[k].job].name, pl ? pl : "cpus");
 			}
 			fputc('\n', f);
 		}
@@ -1187,7 +1054,7 @@ static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 }
 
 /* How many cells of order[k]'s job end at k (in one round they run in a row). */
-static int count_job(const struct cell *order, int k)
+static int count_job(const struct pb_cell *order, int k)
 {
 	int n = 1;
 
@@ -1243,7 +1110,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			      .cmdline = o->cmdline, .topo = t };
 	char path[PATH_MAX], base[128], said[64][96];
 	struct saver sv = { .dfd = -1 };
-	struct cell *cells = NULL, *order = NULL;
+	struct pb_cell *cells = NULL, *order = NULL;
 	uint64_t rng = o->seed_value;
 	char *text = NULL;
 	int nsaid = 0, failed = 0, rc, nr_cells = 0;
@@ -1260,7 +1127,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	rc = check_jobs(js, evl);
 	if (rc)
 		goto out;
-	run.rounds = plan_rounds(js, &cells, &nr_cells);
+	run.rounds = pb_plan_cells(js, &cells, &nr_cells);
 	for (int c = 0; c < nr_cells; c++)
 		run.planned += js->jobs[cells[c].job].rounds;
 	run.results = calloc(run.planned ? run.planned : 1, sizeof(*run.results));
@@ -1280,29 +1147,33 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		goto out;
 	}
 	run_begin(&run, js);
-	rest_s = plan_s(t, js, evl);
+	rest_s = pb_plan_s(t, js, evl, NULL);
 	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
-		int n = round_order(js, cells, nr_cells, round, run.rounds, &rng, order);
+		int n = pb_plan_round(js, cells, nr_cells, round, run.rounds, &rng, order);
 		int from = run.nr;
 
 		for (int k = 0; k < n && !pb_interrupted; k++) {
 			const struct pb_job *j = &js->jobs[order[k].job];
 			struct pb_result *r = &run.results[run.nr++];
-			const char *pl = j->nr_placements ? j->placements[order[k].pl] : NULL;
 			const struct pb_evlist *ev = &evl[order[k].job];
-			struct pb_progress pg = { .show = o->quiet ? NULL : show_progress,
-						  .job = run.nr, .jobs = run.planned,
-						  .round = round, .rounds = run.rounds,
-						  .repeats = j->repeats, .timing = !ev->nr ||
-						  !j->counting_inline, .passes = ev->nr ?
-						  (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
-						  .counts_first = pb_job_counts_first(j, ev),
-						  .job_s = cell_s(t, j, pl, ev),
-						  .started = pb_mono_s() };
+			struct pb_where w;
+			struct pb_progress pg;
+
+			pb_plan_where(t, j, pb_cell_placement(js, order[k]), &w);
+			pg = (struct pb_progress){ .show = o->quiet ? NULL : show_progress,
+						   .job = run.nr, .jobs = run.planned,
+						   .round = round, .rounds = run.rounds,
+						   .repeats = j->repeats, .timing = !ev->nr ||
+						   !j->counting_inline, .passes = ev->nr ?
+						   (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
+						   .counts_first = pb_job_counts_first(j, ev),
+						   .job_s = pb_where_s(j, &w, ev),
+						   .started = pb_mono_s() };
 
 			rest_s -= pg.job_s;
 			pg.rest_s = rest_s > 0 ? rest_s : 0;
-			run_one(o, t, j, pl, ev, &run.nominal, &pg, r);
+			run_one(o, t, j, &w, ev, &run.nominal, &pg, r);
+			pb_where_free(&w);
 			r->round = run.rounds > 1 ? round : 0;
 			say_unsupported(r, said, &nsaid);
 			failed |= r->status == PB_FAILED;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "sys/others.h"
+#include "core/plan.h"
 #include "core/roles.h"
 #include "core/runner.h"
 #include "checks/robust.h"
@@ -1609,63 +1610,15 @@ static int cpu_groups(struct job_ctx *x, const int *cpus)
 	return 0;
 }
 
-/* peer=: the placement's pairs, the first CPU of each for the client. */
-static int peer_place(const struct pb_topo *t, const struct pb_job *j,
-		      const char *placement, int *cpus, struct pb_result *r)
-{
-	int *pair = calloc(2 * (size_t)j->nr_instances, sizeof(*pair));
-	int rc;
-
-	if (!pair) {
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		return 1;
-	}
-	rc = pb_place(t, placement, j->nr_instances, pair, r->reason, sizeof(r->reason));
-	for (int i = 0; !rc && i < j->nr_instances; i++)
-		cpus[i] = pair[2 * i];
-	free(pair);
-	return rc;
-}
-
-static int plan_cpus(const struct pb_topo *t, const struct pb_job *j,
-		     const char *placement, int *cpus, int nr_tasks,
-		     struct pb_result *r)
-{
-	int rc;
-
-	if (!placement) {
-		for (int i = 0; i < nr_tasks; i++) {
-			cpus[i] = j->cpus[i];
-			if (!pb_topo_has_cpu(t, cpus[i])) {	/* the CLI says so first */
-				r->status = PB_FAILED;
-				snprintf(r->reason, sizeof(r->reason),
-					 "CPU %d is not available to pinbench", cpus[i]);
-				return 1;
-			}
-		}
-		return 0;
-	}
-	if (pb_job_get(j, "peer"))
-		rc = peer_place(t, j, placement, cpus, r);
-	else
-		rc = pb_place(t, placement, j->nr_instances, cpus, r->reason, sizeof(r->reason));
-	if (rc) {
-		r->status = PB_SKIPPED;
-		if (rc < 0)
-			snprintf(r->reason, sizeof(r->reason), "unknown placement");
-		return 1;
-	}
-	return 0;
-}
-
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
-		const char *placement, const struct pb_evlist *evl,
+		const struct pb_where *w, const struct pb_evlist *evl,
 		const struct pb_nominal *nom, const struct pb_progress *pg,
 		struct pb_result *r)
 {
 	const struct pb_bench *b = j->bench;
 	struct job_ctx x = { .topo = t, .job = j, .bench = b, .progress = pg };
-	int *cpus = NULL, nr_passes;
+	const int *cpus = w->cpus;
+	int nr_passes;
 	double t0 = pb_mono_s();
 	bool moved = false;
 	cpu_set_t saved;
@@ -1674,7 +1627,7 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	memset(r, 0, sizeof(*r));
 	r->job = j;
 	r->evl = *evl;
-	snprintf(r->placement, sizeof(r->placement), "%s", placement ? placement : "cpus");
+	snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
 	if (b->metric_for)
 		b->metric_for(j->opts, &r->metric);
 	else
@@ -1683,16 +1636,12 @@ void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
 	x.hold_fd = -1;
 	x.peer_addr = pb_job_get(j, "peer");
 	x.peer_cpu = j->peer_cpu;
-	x.nr_tasks = b->shape == PB_SHAPE_PAIR && !x.peer_addr ? 2 * j->nr_instances
-							       : j->nr_instances;
-	cpus = calloc(x.nr_tasks, sizeof(*cpus));
-	if (!cpus) {
-		r->status = PB_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "out of memory");
-		return;
-	}
-	if (plan_cpus(t, j, placement, cpus, x.nr_tasks, r))
+	x.nr_tasks = pb_plan_nr_cpus(j);
+	if (w->n <= 0) {		/* the plan's: skipped here, or cannot run */
+		r->status = w->n ? PB_FAILED : PB_SKIPPED;
+		snprintf(r->reason, sizeof(r->reason), "%s", w->reason);
 		goto out;
+	}
 	x.nr_groups = x.nr_tasks;
 	if (j->counters_cpu) {
 		x.nr_groups = 0;
@@ -1757,7 +1706,6 @@ out:
 	r->wall_s = pb_mono_s() - t0;
 	pb_shm_free(x.shm, x.lay.size);
 	free(x.group_cpu);
-	free(cpus);
 }
 
 void pb_result_free(struct pb_result *r)

@@ -34,6 +34,7 @@
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
 #include "core/jobfile.h"
+#include "core/plan.h"
 #include "sys/probe.h"
 #include "core/remote.h"
 #include "checks/stats.h"
@@ -166,8 +167,8 @@ bool pb_job_counts_first(const struct pb_job *j, const struct pb_evlist *evl);
 void pb_runner_set_remote(const struct pb_remote_ops *ops);
 
 /*
- * Run job j at one placement (a name, or NULL when j->cpus is given),
- * filling r.  The topology t is this machine's.  evl is the job's
+ * Run job j where w says (core/plan.h: its placement resolved), filling
+ * r: skipped or failed at once when w has no CPUs.  The topology t is this machine's.  evl is the job's
  * resolved event list; nom the nominal clock.  The checks that need the
  * job's figures run here and land in r->anomalies: clock drift and low
  * clock (probe before, after, and after the counters are closed), noisy
@@ -175,7 +176,7 @@ void pb_runner_set_remote(const struct pb_remote_ops *ops);
  * migrations, run-to-run variation.
  */
 void pb_run_job(const struct pb_topo *t, const struct pb_job *j,
-		const char *placement, const struct pb_evlist *evl,
+		const struct pb_where *w, const struct pb_evlist *evl,
 		const struct pb_nominal *nom, const struct pb_progress *pg,
 		struct pb_result *r);
 void pb_result_free(struct pb_result *r);
