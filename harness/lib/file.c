@@ -117,22 +117,28 @@ static int sync_dir(int dfd)
 	return rc;
 }
 
+/* The folder path is in, opened: a file descriptor, or -1 with errno. */
+static int open_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		dir[slash == path ? 1 : slash - path] = 0;
+	return open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 /* sync_dir() of the folder path is in. */
 static int sync_dir_of(const char *path)
 {
-	char dir[PATH_MAX];
-	char *slash;
-	int fd, rc;
+	int fd = open_dir_of(path), rc;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		slash[1] = 0;
-	else
-		*slash = 0;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	rc = sync_dir(fd);
@@ -182,22 +188,14 @@ static int tmp_open(int dfd, const char *name, char *tmp, size_t len)
 
 int pb_file_save(const char *path, const char *text, bool claim, char *err, size_t len)
 {
-	char dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 	int dfd, rc, e;
 
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
-		snprintf(err, len, "cannot write %s: %s", path, strerror(ENAMETOOLONG));
-		return -1;
-	}
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		dir[slash == path ? 1 : slash - path] = 0;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = open_dir_of(path);
 	if (dfd < 0) {
 		e = errno;
-		snprintf(err, len, "cannot create %s: %s", path, strerror(e));
+		snprintf(err, len, "cannot %s %s: %s", e == ENAMETOOLONG ? "write" : "create",
+			 path, strerror(e));
 		return -1;
 	}
 	rc = pb_file_save_at(dfd, slash ? slash + 1 : path, path, text, claim, err, len);
