@@ -184,24 +184,30 @@ MNT=
 if [ "$ME" != 0 ]; then
 	skip "not root: no tmpfs to fill"
 else
-	# The disk is filled once job 1's file is there, while job 2 runs (for
-	# 6 s or more: its windows), whatever the files' sizes on this machine.
+	# fill_after_job1 LABEL NAME DURATION REPEATS: run two.ini as NAME.ini
+	# (its second job DURATION x REPEATS long) into $T/fs/LABEL in the
+	# background ($pid; stderr in $T/NAME.err), and fill the disk to the
+	# last block once job 1's file is there ($f), while job 2 runs:
+	# whatever the files' sizes on this machine.
+	fill_after_job1() {
+		sed "s/^\[second\]\$/[second]\nduration=$3\nrepeats=$4/" "$T/two.ini" >"$T/$2.ini"
+		"$PB" run -q -o "$T/fs" --label "$1" "$T/$2.ini" >"$T/$2.out" 2>"$T/$2.err" &
+		pid=$!
+		for _ in $(seq 1 600); do
+			[ -z "$(ls "$T/fs/$1"/*-"$2".json 2>/dev/null)" ] || break
+			sleep 0.1
+		done
+		f=$(ls "$T/fs/$1"/*-"$2".json 2>/dev/null)
+		dd if=/dev/zero of="$T/fs/fill" bs=4k 2>/dev/null
+	}
 	mkdir "$T/fs" && mount -t tmpfs -o size=1m none "$T/fs" && MNT=$T/fs
 	ok $? "a tmpfs of 1 MiB"
-	sed 's/^\[second\]$/[second]\nduration=3\nrepeats=2/' "$T/two.ini" >"$T/full.ini"
-	"$PB" run -q -o "$T/fs" --label x "$T/full.ini" >"$T/full.out" 2>"$T/full.err" &
-	pid=$!
-	for _ in $(seq 1 600); do
-		[ -z "$(ls "$T"/fs/x/*-full.json 2>/dev/null)" ] || break
-		sleep 0.1
-	done
-	dd if=/dev/zero of="$T/fs/fill" bs=4k 2>/dev/null	# to the last block
+	fill_after_job1 x full 3 2
 	wait $pid
 	rc=$?
 	ok "$(test $rc = 1; echo $?)" "a run that cannot save its end exits 1 (exit $rc)" \
 		"$T/full.err"
 	rm -f "$T/fs/fill"
-	f=$(ls "$T"/fs/x/*-full.json 2>/dev/null)
 	check "job 1's file was kept" test -n "$f"
 	check "it holds job 1 only, finished null" pyjson "$f" \
 		'd["finished"] is None and [j["name"] for j in d["jobs"]] == ["first"]'
@@ -219,26 +225,18 @@ else
 
 	# interrupted once the disk is full: not "what finished is saved"
 	rm -rf "$T/fs/x"
-	sed 's/^\[second\]$/[second]\nduration=5\nrepeats=3/' "$T/two.ini" >"$T/slow.ini"
-	"$PB" run -q -o "$T/fs" --label y "$T/slow.ini" >"$T/cut.out" 2>"$T/cut.err" &
-	pid=$!
-	for _ in $(seq 1 600); do
-		[ -z "$(ls "$T"/fs/y/*-slow.json 2>/dev/null)" ] || break
-		sleep 0.1
-	done
-	f=$(ls "$T"/fs/y/*-slow.json 2>/dev/null)
-	dd if=/dev/zero of="$T/fs/fill" bs=4k 2>/dev/null	# to the last block
+	fill_after_job1 y slow 5 3
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	WHY=$T/cut.err
+	WHY=$T/slow.err
 	[ -n "$f" ] && [ $rc = 1 ]
 	ok $? "interrupted in job 2 with the disk full: exit 1 (exit $rc)"
 	grep -q "results saved only in part: $f keeps 1 of 2 job results (first cpus)" \
-		"$T/cut.err"
+		"$T/slow.err"
 	ok $? "it says what the file kept"
-	grep -q "^pinbench: interrupted$" "$T/cut.err" &&
-		! grep -q "what finished is saved" "$T/cut.err"
+	grep -q "^pinbench: interrupted$" "$T/slow.err" &&
+		! grep -q "what finished is saved" "$T/slow.err"
 	ok $? "'interrupted', not 'what finished is saved'"
 	rm -f "$T/fs/fill"
 	# shellcheck disable=SC2034 # read by ok (lib.sh)
