@@ -283,7 +283,7 @@ static int file_meta(const char *path, char *label, size_t llen, char *config, s
 		return -1;
 	l = json_string_value(json_object_get(root, "label"));
 	cf = json_string_value(json_object_get(root, "config"));
-	if (pb_cmp_check_result(root, why, sizeof(why)) == 0 && !l) {
+	if (!l) {	/* pb_result_loadfd checked the rest; a label is required here */
 		if (json_object_get(root, "label"))
 			snprintf(why, sizeof(why), "label is %s, want a string",
 				 pb_json_kind(json_object_get(root, "label")));
