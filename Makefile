@@ -41,11 +41,11 @@ tests/%.o: CPPFLAGS += -Itests
 # libpinbench.a is every layer below cli/.  The commands link beside it,
 # and so do the workloads: benches/benches.c hands core their table from a
 # constructor, which an archive would leave out.
-LAYERS	:= core sys checks report net lib
+LAYERS	:= core sys checks stats report net lib
 LIB_SRC	:= $(foreach l,$(LAYERS),$(wildcard harness/$(l)/*.c))
 LIB_OBJ	:= $(LIB_SRC:.c=.o)
 CLI_OBJ	:= $(patsubst %.c,%.o,$(filter-out harness/cli/main.c,$(wildcard harness/cli/*.c)))
-BENCH_OBJ := $(patsubst %.c,%.o,$(wildcard benches/*.c benches/lib/*.c))
+BENCH_OBJ := $(patsubst %.c,%.o,$(wildcard benches/*.c benches/common/*.c))
 TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 
 all: pinbench

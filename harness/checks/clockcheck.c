@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "checks/clockcheck.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 static bool usable(const struct pb_probe *p)
 {

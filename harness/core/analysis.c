@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/runner.h"
-#include "checks/robust.h"
+#include "stats/robust.h"
 
 double pb_loss_rate(uint64_t lost, uint64_t ops)
 {
@@ -137,7 +137,7 @@ static void lost_check(struct pb_result *r)
 
 /*
  * The metric's repeats with more than OUTLIER_SHARE of their slices
- * outliers (empty, or far off the median rate: checks/robust.h).
+ * outliers (empty, or far off the median rate: stats/robust.h).
  */
 #define OUTLIER_SHARE	0.20
 

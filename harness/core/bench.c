@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 
 #include "core/bench.h"
-#include "checks/hist.h"
+#include "stats/hist.h"
 #include "lib/util.h"
 #include "sys/sysfs.h"
 

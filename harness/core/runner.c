@@ -25,7 +25,7 @@
 #include "core/plan.h"
 #include "core/roles.h"
 #include "core/runner.h"
-#include "checks/robust.h"
+#include "stats/robust.h"
 #include "lib/clock.h"
 
 volatile int pb_interrupted;

@@ -29,7 +29,7 @@
 #include "core/bench.h"
 #include "sys/counters.h"
 #include "sys/derived.h"
-#include "checks/hist.h"
+#include "stats/hist.h"
 #include "sys/env.h"
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
@@ -37,7 +37,7 @@
 #include "core/plan.h"
 #include "sys/probe.h"
 #include "core/remote.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 #include "sys/topo.h"
 
 /*

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "report/changepoint.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 static uint64_t cp_next(uint64_t *s)
 {

@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER,
 		    PB_GROUP_CLASS };

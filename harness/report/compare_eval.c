@@ -24,7 +24,7 @@
 #include "report/compare.h"
 #include "lib/schema.h"
 #include "lib/util.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 /* ---- evaluation ---- */
 

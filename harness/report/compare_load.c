@@ -27,7 +27,7 @@
 #include "report/resultload.h"
 #include "lib/schema.h"
 #include "lib/util.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 #define MAX_DEPTH	16
 

@@ -23,7 +23,7 @@
 #include "report/compare.h"
 #include "lib/schema.h"
 #include "lib/util.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 /* ---- text grids (text and markdown tables) ---- */
 

@@ -11,7 +11,7 @@
 
 #include "report/compare.h"
 #include "report/history.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 #include "lib/util.h"
 
 static const char *jstr(json_t *o, const char *key, const char *def)

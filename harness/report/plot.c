@@ -24,7 +24,7 @@
 
 #include "report/compare.h"
 #include "report/plot.h"
-#include "checks/stats.h"
+#include "stats/stats.h"
 #include "lib/file.h"
 
 #define PLOT_TIMEOUT_S	60

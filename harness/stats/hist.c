@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "checks/hist.h"
+#include "stats/hist.h"
 
 static unsigned int hist_index(uint64_t ns)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "checks/robust.h"
+#include "stats/robust.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "checks/hist.h"
+#include "stats/hist.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 

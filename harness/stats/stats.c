@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 #define PB_Z975		1.959963984540054	/* normal 0.975 quantile */
 #define PB_DF_NORMAL	1e7	/* above this many df, t is normal */

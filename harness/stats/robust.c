@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks/robust.h"
-#include "checks/stats.h"
+#include "stats/robust.h"
+#include "stats/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

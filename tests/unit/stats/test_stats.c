@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "checks/stats.h"
+#include "stats/stats.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 #define REL(a, b, r)	assert_true(fabs((a) - (b)) <= (r) * fabs(b))
