@@ -20,8 +20,8 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
-#include "lib/netkeys.h"
-#include "lib/udp.h"
+#include "common/netkeys.h"
+#include "common/udp.h"
 #include "lib/clock.h"
 
 enum { CLIENT, SERVER };

@@ -18,8 +18,8 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
-#include "lib/netkeys.h"
-#include "lib/udp.h"
+#include "common/netkeys.h"
+#include "common/udp.h"
 
 enum { CLIENT, SERVER };
 

@@ -5,7 +5,7 @@
  * kernel picks, SO_BUSY_POLL, receive timeouts, a connected TCP pair, and
  * the pure parts of UDP loss handling (sequence tags, drop injection).
  * The role side (the UDP round trip and serve loops) is workload code:
- * benches/lib/udp.h.
+ * benches/common/udp.h.
  *
  * Helpers that can fail return -1 with a message in err (len bytes).
  */

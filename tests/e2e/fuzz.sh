@@ -33,7 +33,7 @@ fi
 # The harness once, instrumented for the fuzzer, without its main().
 mkdir "$T/obj"
 rc=0
-for f in harness/*/*.c benches/*.c benches/lib/*.c; do
+for f in harness/*/*.c benches/*.c benches/common/*.c; do
 	[ -f "$f" ] || continue
 	[ "$f" = harness/cli/main.c ] && continue
 	o=$T/obj/$(echo "$f" | tr / _).o

@@ -62,7 +62,7 @@ fi
 # core/ and the layers below cli/ refer to no symbol of the workloads
 # (benches/ includes core/bench.h, not the other way round): the table
 # reaches core as a pointer benches/benches.c sets.
-set -- benches/*.o benches/lib/*.o
+set -- benches/*.o benches/common/*.o
 if [ -f "$1" ]; then
 	nm --defined-only "$@" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u >"$T/bdef"
 	for o in harness/core/*.o harness/checks/*.o harness/sys/*.o harness/lib/*.o \
@@ -99,7 +99,7 @@ seams = {
     "main",
 }
 objs = sorted(glob.glob("harness/*/*.o") + glob.glob("benches/*.o") +
-              glob.glob("benches/lib/*.o"))
+              glob.glob("benches/common/*.o"))
 defs, used = {}, set()
 for o in objs:
     out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout

@@ -19,7 +19,7 @@
 
 #include "core/bench.h"
 #include "net/netutil.h"
-#include "lib/udp.h"
+#include "common/udp.h"
 
 #define REQ	8
 #define RESP	64

@@ -19,7 +19,7 @@
 #include "core/bench.h"
 #include "core/jobfile.h"
 #include "net/netutil.h"
-#include "lib/udp.h"
+#include "common/udp.h"
 
 /* ------------------------------------------------------------ tags */
 
