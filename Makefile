@@ -48,7 +48,14 @@ CLI_OBJ	:= $(patsubst %.c,%.o,$(filter-out harness/cli/main.c,$(wildcard harness
 BENCH_OBJ := $(patsubst %.c,%.o,$(wildcard benches/*.c benches/common/*.c))
 TESTS	:= $(patsubst %.c,%,$(wildcard tests/unit/*/test_*.c))
 
-all: pinbench
+all: pinbench doc
+
+# The man pages: doc/*.scd through scdoc (tests/deps.sh installs it).
+MAN_SRC	:= $(wildcard doc/*.scd)
+MAN	:= $(MAN_SRC:.scd=)
+doc: $(MAN)
+doc/%: doc/%.scd
+	scdoc < $< > $@.tmp && mv $@.tmp $@
 
 libpinbench.a: $(LIB_OBJ)
 	rm -f $@
@@ -63,7 +70,7 @@ tests/unit/%: tests/unit/%.o $(BENCH_OBJ) libpinbench.a
 # test_compare runs compare, plot and nightly as the command line does
 tests/unit/report/test_compare: $(CLI_OBJ)
 
-tests: $(TESTS) pinbench
+tests: $(TESTS) pinbench doc
 
 deps:
 	@sh tests/deps.sh
@@ -88,9 +95,13 @@ fuzz:
 bench-peers: deps pinbench
 	sh tests/bench-peers.sh
 
-install: pinbench
+install: pinbench doc
 	install -D -m 0755 pinbench $(DESTDIR)$(PREFIX)/bin/pinbench
-	install -D -m 0644 pinbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/pinbench.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man7
+	install -m 0644 $(filter %.1,$(MAN)) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(filter %.5,$(MAN)) $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 0644 $(filter %.7,$(MAN)) $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -d $(DESTDIR)$(PREFIX)/share/pinbench/configs $(DESTDIR)$(PREFIX)/share/pinbench/plot \
 		$(DESTDIR)$(PREFIX)/share/pinbench/schemas
 	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pinbench/configs/
@@ -98,10 +109,10 @@ install: pinbench
 	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
 
 clean:
-	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP)
+	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP) $(MAN)
 	find harness benches tests -name '*.[od]' -delete
 
-.PHONY: all deps check demo bench-peers install clean tests mutate
+.PHONY: all doc deps check demo bench-peers install clean tests mutate
 .SECONDARY:
 
 -include $(shell find harness benches tests -name '*.d' 2>/dev/null)

@@ -7,7 +7,7 @@
 #                           (LAVA's schemas, python3-junitparser); without
 #                           them those tests skip, saying so, so a failure to
 #                           install them is said and make check goes on.
-PKGS="build-essential pkg-config libhwloc-dev libpfm4-dev libjansson-dev libcmocka-dev gnuplot-nox iproute2 linux-perf python3-jsonschema"
+PKGS="build-essential pkg-config libhwloc-dev libpfm4-dev libjansson-dev libcmocka-dev gnuplot-nox iproute2 linux-perf python3-jsonschema scdoc"
 TEST_PKGS="lava-common python3-junitparser python3-yaml"
 missing_of() {
 	for p in "$@"; do

@@ -21,12 +21,10 @@
 #define PB_OBSERVER_MAX	0.05	/* reference loop slower at the end */
 /*
  * On a guest (struct pb_nominal's guest) the host owns the clock and its
- * speed moves with its own load: on a 2-vCPU KVM guest the probe read
- * 3300-3760 MHz from one job to the next, with changes of 4-7 % that lasted
- * over a second in one job in five, and the reference loop's time moved by
- * 10-15 % between stretches of minutes.  There a drift is marked from 10 %
- * and the observer effect from 20 % (the 2009 report is 33 % and 37 %);
- * a smaller drift is a note (info), not re-probed.
+ * speed moves with its own load, job to job and over minutes (figures:
+ * doc/measurements.md).  There a drift is marked from 10 % and the
+ * observer effect from 20 % (the 2009 report is 33 % and 37 %); a smaller
+ * drift is a note (info), not re-probed.
  */
 #define PB_DRIFT_GUEST_MAX	0.10
 #define PB_OBSERVER_GUEST_MAX	0.20

@@ -34,6 +34,7 @@ static void usage(FILE *f)
 		"  --nominal-mhz N  the nominal clock of the machine the output came from\n"
 		"                   (default: this machine's, right only for its own output;\n"
 		"                   the verdict says which was used)\n"
+		"  -h, --help       this text\n"
 		"Exit: 0 nothing failed (perf stat: nothing flagged), 1 failed or flagged,\n"
 		"2 usage error.  $%s moves the /proc and /sys roots.\n", PB_SYSROOT_ENV);
 }

@@ -36,8 +36,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'pinbench COMMAND --help' for a command's options; the manual\n"
-		"is 'man pinbench' (from the source tree: 'man ./pinbench.1'), the\n"
-		"tour and the design are in README.md.\n");
+		"is 'man pinbench' and 'man pinbench-COMMAND' (from the source tree,\n"
+		"after make: 'man ./doc/pinbench.1'), the tour is in README.md.\n");
 }
 
 int main(int argc, char **argv)

@@ -22,7 +22,7 @@
 #define PB_NAME_MAX		128
 
 /* A key=value with where it came from ("configs/pipe.ini", 12) or ("--set", 0). */
-/* estimator=: what a repeat's value is made of (its slices, README "Estimators"). */
+/* estimator=: what a repeat's value is made of (its slices, pinbench-marks(7)). */
 enum pb_estimator { PB_EST_MEDIAN, PB_EST_TRIMMED, PB_EST_MEAN, PB_EST_P50 };
 extern const char *const pb_estimator_names[];	/* by enum pb_estimator */
 

@@ -73,7 +73,7 @@ int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int n
 /*
  * What one job x placement adds to a run's wall time besides its warm-up
  * and windows: forking the job and its roles, the clock probes before and
- * after, the checks; measured on a 2-vCPU KVM guest (README: "Planned time").
+ * after, the checks; measured (doc/measurements.md).
  */
 #define PB_JOB_OVERHEAD_S	0.7
 

@@ -15,7 +15,8 @@ enum pb_sev { PB_SEV_DEFAULT = -1, PB_SEV_INFO, PB_SEV_WARN, PB_SEV_ERROR };
  * Every kind of anomaly pinbench raises; pb_anomaly_kinds[] (anomaly.c)
  * gives each its name as written in result files, its mark letter in
  * tables (or none: "!"), its default severity and its one-line meaning,
- * which README.md's legend repeats (tests/unit/lib/test_anomaly.c checks).
+ * which the legend of doc/pinbench-marks.7.scd repeats
+ * (tests/unit/lib/test_anomaly.c checks).
  * A new kind is a line here and one there.
  */
 enum pb_anomaly_kind {
@@ -48,7 +49,7 @@ struct pb_anomaly_kind_info {
 	const char	*name;		/* in result files; "env-" is a prefix */
 	const char	*mark;		/* "M": one letter in tables; NULL: none ("!") */
 	enum pb_sev	sev;		/* default severity */
-	const char	*meaning;	/* README.md's legend, word for word */
+	const char	*meaning;	/* the man page's legend, word for word */
 };
 
 extern const struct pb_anomaly_kind_info pb_anomaly_kinds[PB_AN_NR];

@@ -30,7 +30,7 @@ enum pb_cmp_format { PB_FMT_TEXT, PB_FMT_MARKDOWN, PB_FMT_CSV, PB_FMT_JSON };
  * with Fieller's interval and Welch's p (pb_ratio_test()).  auto, the
  * default: rank when both sides have PB_RANK_MIN values or more, welch
  * with fewer (a rank test of 4 against 4 cannot go below p = 0.029).
- * Chosen by measurement: tests/peers/sensitivity.sh, README "Peers".
+ * Chosen by measurement: tests/peers/sensitivity.sh, doc/measurements.md.
  */
 enum pb_cmp_test { PB_TEST_AUTO, PB_TEST_RANK, PB_TEST_WELCH };
 #define PB_RANK_MIN	5

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * result.c - a run's results as JSON (pinbench-result/1).  See result.h;
- * the schema is documented in README.md ("Result files").  The text
+ * the schema is documented in doc/pinbench-results.5.scd.  The text
  * tables are table.c; writing the file is lib/file.c.
  */
 #include <errno.h>

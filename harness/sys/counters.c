@@ -505,7 +505,7 @@ static int evlist_default(struct pb_evlist *l, const struct pb_pmu_desc *pmu, ch
 	 * sched_wakeup fires where the wakeup completes: for a remote wakeup
 	 * (ttwu wake list) in the other CPU's context, so a per-task count
 	 * misses it.  sched_waking always fires in the waker: wakeups/op
-	 * comes from it (measured: pipe pingpong on CPUs 0,1, 0.02 vs 2.0).
+	 * comes from it (doc/measurements.md).
 	 */
 	for (i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
 		if (tracepoint_id(tp[i]) >= 0 && evlist_add(l, tp[i], strlen(tp[i]), err, len))

@@ -85,7 +85,7 @@ struct pb_group *pb_group_open(struct pb_evlist *l, int pass, pid_t pid,
  * another skips the kernel's synchronize_rcu() of the first one
  * (account_event(), perf_sched_events).  A grace period waits for every
  * CPU, and with the roles busy on one CPU and other work on the rest it
- * took more than 10 s on a 2-vCPU guest: the job process opens this
+ * can take seconds (doc/measurements.md): the job process opens this
  * before the roles start, when the grace period is short, and closes it
  * once the passes are over when they run before the metric.  (While any
  * per-task event is open the kernel runs its perf hooks on every context

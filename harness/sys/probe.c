@@ -29,11 +29,9 @@
 #define CHAIN_LEN	1000		/* instructions per loop iteration */
 /*
  * A sample is 1e5 cycles, ~30 µs at 3 GHz: short next to the period of a
- * VM's own interruptions.  On a 2-vCPU KVM guest the vCPU lost about 50
- * µs every millisecond or so, unseen as steal or off-CPU time: samples of
- * 1e6 cycles (0.3 ms) were hit one in three and disagreed by 15 % (IQR),
- * so every probe there was disturbed; samples of 1e5 cycles are hit one
- * in twenty, as outliers the median leaves out (IQR 0.5 %).
+ * VM's own interruptions, unseen as steal or off-CPU time, so that a hit
+ * sample is an outlier the median leaves out (doc/measurements.md: how
+ * often samples of 1e6 and 1e5 cycles were hit on a guest).
  */
 #define ADD_ITERS	100		/* 1e5 cycles */
 #define IMUL_ITERS	33		/* 3 cycles each: ~1e5 cycles */

@@ -165,12 +165,10 @@ json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
  * Observer effect: time PB_OBSERVER_CALLS getppid() calls on cpu (-1:
  * unpinned), best of PB_OBSERVER_RUNS, in its own CPU time (a clock that
  * slowed shows; time other tasks held the CPU does not).  0 with
- * *seconds, or -1 with err.  A syscall costs 0.3-1.2 µs on a VM (page
- * table isolation): 3 x 20 000 calls take 0.02-0.07 s at each end of a
- * run.  On a noisy 2-vCPU guest, eight timings in a row spread by ±4-6 %
- * whether they were 3 or 5 x 40 000, 5 x 25 000 or 3 x 200 000 calls (0.7
- * s): the host's drift over seconds, not the loop's length, sets it, and
- * a change beyond 5 % (20 % on a guest) is re-timed before it is claimed.
+ * *seconds, or -1 with err.  On a noisy guest the host's drift over
+ * seconds, not the loop's length, sets the timings' spread
+ * (doc/measurements.md), and a change beyond 5 % (20 % on a guest) is
+ * re-timed before it is claimed.
  */
 #define PB_OBSERVER_CALLS	20000
 #define PB_OBSERVER_RUNS	3

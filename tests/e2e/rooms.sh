@@ -38,8 +38,10 @@ ok $? "a test object is compiled with -Itests" "$T/cc"
 need_pinbench
 $PB --help >"$T/usage" 2>&1
 ok $? "pinbench --help" "$T/usage"
-grep -q "'man pinbench'" "$T/usage" && grep -q 'pinbench\.1' Makefile
-ok $? "the usage names 'man pinbench', the page make install puts in place" "$T/usage"
+grep -q "'man pinbench'" "$T/usage" && grep -q "'man \./doc/pinbench\.1'" "$T/usage" &&
+	[ -f doc/pinbench.1.scd ] && grep -q 'share/man/man1' Makefile
+ok $? "the usage names 'man pinbench' and ./doc/pinbench.1, the page make builds and installs" \
+	"$T/usage"
 # shellcheck disable=SC2020 # each of space and quote becomes a newline
 tr -s " '" '\n\n' <"$T/usage" | sed -n 's,^(\{0\,1\}\(\.\/\)\{0\,1\}\([A-Za-z0-9_./-]*\.\(md\|1\)\)[),.]*$,\2,p' \
 	| sort -u >"$T/named"

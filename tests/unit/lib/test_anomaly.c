@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* test_anomaly.c - anomaly list, severities, JSON, table marks, the kinds' table and README. */
+/* test_anomaly.c - anomaly list, severities, JSON, table marks, the kinds' table and the man page's legend. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -262,42 +262,44 @@ static void test_kinds(void **state)
 }
 
 /*
- * README.md's legend (the table under "| mark | kind | means |") is the
- * table, row for row: mark (or "!"), name ("env-*" for the prefix) and
- * meaning word for word, each kind once, in the table's order.
+ * The legend of doc/pinbench-marks.7.scd (the scdoc table headed
+ * "[[ *mark*", ":[ *kind*", ":< *means*") is the table, row for row: each
+ * row three lines, "|  " mark (or "!"), ":  " name ("env-\\*" for the
+ * prefix, escaped for scdoc), ":  " meaning word for word, each kind once,
+ * in the table's order.
  */
-static void test_readme_legend(void **state)
+static void test_man_legend(void **state)
 {
+	static const char *const head[] = { "[[ *mark*\n", ":[ *kind*\n", ":< *means*\n" };
 	char line[2048], want[2048];
-	FILE *f = fopen("README.md", "r");
+	FILE *f = fopen("doc/pinbench-marks.7.scd", "r");
 	int in = 0, n = 0;
 
 	(void)state;
 	if (!f)
-		fail_msg("README.md: missing (run from the top folder)");
-	while (fgets(line, sizeof(line), f)) {
+		fail_msg("doc/pinbench-marks.7.scd: missing (run from the top folder)");
+	while (in < 3 && fgets(line, sizeof(line), f))
+		in = !strcmp(line, head[in]) ? in + 1 : !strcmp(line, head[0]);
+	assert_int_equal(in, 3);
+	while (fgets(line, sizeof(line), f) && !strncmp(line, "|  ", 3)) {
 		const struct pb_anomaly_kind_info *k;
+		int prefix;
 
-		if (!in) {
-			in = !strcmp(line, "| mark | kind | means |\n");
-			continue;
-		}
-		if (in == 1 || !strncmp(line, "|---", 4)) {
-			in = 2;
-			continue;
-		}
-		if (line[0] != '|')
-			break;
 		if (n >= PB_AN_NR)
-			fail_msg("README.md legend: a row for no kind: %s", line);
+			fail_msg("marks legend: a row for no kind: %s", line);
 		k = &pb_anomaly_kinds[n];
-		snprintf(want, sizeof(want), "| %s | %s%s | %s |\n", k->mark ? k->mark : "!",
-			 k->name, k->name[strlen(k->name) - 1] == '-' ? "*" : "", k->meaning);
+		prefix = k->name[strlen(k->name) - 1] == '-';
+		snprintf(want, sizeof(want), "|  %s\n", k->mark ? k->mark : "!");
+		assert_string_equal(line, want);
+		assert_true(fgets(line, sizeof(line), f));
+		snprintf(want, sizeof(want), ":  %s%s\n", k->name, prefix ? "\\*" : "");
+		assert_string_equal(line, want);
+		assert_true(fgets(line, sizeof(line), f));
+		snprintf(want, sizeof(want), ":  %s\n", k->meaning);
 		assert_string_equal(line, want);
 		n++;
 	}
 	fclose(f);
-	assert_int_equal(in, 2);
 	assert_int_equal(n, PB_AN_NR);
 }
 
@@ -312,7 +314,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_marks),
 		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_readme_legend),
+		cmocka_unit_test(test_man_legend),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
