@@ -243,7 +243,7 @@ static void text_anomalies(const struct pb_cmp *c, const struct pb_changelog *o,
 					snprintf(kinds[nk++], sizeof(kinds[0]), "%s", mk->kind);
 			}
 	if (nk)
-		fputs("\nAnomalies (marks of pinbench run; README, \"Reading the output\"):\n", f);
+		fputs("\nAnomalies (marks of pinbench run; pinbench-marks(7)):\n", f);
 	for (int q = 0; q < nk; q++) {
 		const char *sym = pb_anomaly_mark(kinds[q]);
 
