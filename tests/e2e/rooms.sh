@@ -45,8 +45,9 @@ ok $? "the usage names 'man pinbench' and ./doc/pinbench.1, the page make builds
 # shellcheck disable=SC2020 # each of space and quote becomes a newline
 tr -s " '" '\n\n' <"$T/usage" | sed -n 's,^(\{0\,1\}\(\.\/\)\{0\,1\}\([A-Za-z0-9_./-]*\.\(md\|1\)\)[),.]*$,\2,p' \
 	| sort -u >"$T/named"
-[ -s "$T/named" ] && while read -r f; do [ -f "$f" ] || { echo "$f: no such file"; exit 1; }; done \
-	<"$T/named" >"$T/missing"
+# (a subshell: the loop's exit must end the loop, not this script)
+[ -s "$T/named" ] && (while read -r f; do [ -f "$f" ] || { echo "$f: no such file"; exit 1; }; done \
+	<"$T/named" >"$T/missing")
 ok $? "the files the usage names exist in the tree: $(tr '\n' ' ' <"$T/named")" "$T/missing"
 
 # The library the unit tests link is the layers below cli/: no command's
