@@ -13,8 +13,9 @@
 #include "udp.h"
 
 
-int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
-		struct sockaddr_storage *from, socklen_t *flen, size_t *n)
+/* Receive one datagram (MSG_TRUNC: *n is its real length). */
+static int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
+		       struct sockaddr_storage *from, socklen_t *flen, size_t *n)
 {
 	size_t cap = e->req > e->resp ? e->req : e->resp;
 
@@ -56,8 +57,9 @@ int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
 	}
 }
 
-int pb_net_send(struct pb_role_ctx *c, struct pb_udp_end *e, size_t len,
-		const struct sockaddr *to, socklen_t tolen)
+/* Send len bytes of e->buf as one datagram (to: NULL when connected). */
+static int pb_net_send(struct pb_role_ctx *c, struct pb_udp_end *e, size_t len,
+		       const struct sockaddr *to, socklen_t tolen)
 {
 	for (;;) {
 		ssize_t r = to ? sendto(e->fd, e->buf, len, 0, to, tolen)

@@ -44,12 +44,6 @@ struct pb_udp_end {
 	struct sockaddr_storage	lock;
 };
 
-/* Receive one datagram (MSG_TRUNC: *n is its real length). */
-int pb_net_recv(struct pb_role_ctx *c, struct pb_udp_end *e,
-		struct sockaddr_storage *from, socklen_t *flen, size_t *n);
-/* Send len bytes of e->buf as one datagram (to: NULL when connected). */
-int pb_net_send(struct pb_role_ctx *c, struct pb_udp_end *e, size_t len,
-		const struct sockaddr *to, socklen_t tolen);
 /*
  * Client: one round trip, timed with pb_lat_begin/end and counted with
  * pb_op() when the matching reply comes back; a timeout counts

@@ -155,8 +155,14 @@ static int ready(struct pb_peer *p, struct pb_msg *m, const struct pb_bench *b,
 	return 0;
 }
 
-int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *b,
-		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len)
+/*
+ * Connect to the server at address (HOST[:PORT]), say HELLO for bench b
+ * with opts, nr instances, the server role on cpu, for at most max_s
+ * seconds; wait for READY and check that both ends agree on the
+ * parameters.  0, or -1 with the reason (the server's own when it refused).
+ */
+static int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *b,
+			const void *opts, int nr, int cpu, double max_s, char *err, size_t len)
 {
 	struct pb_msg *m = malloc(sizeof(*m));
 	int rc = -1;
@@ -253,7 +259,8 @@ int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len)
 	return -1;
 }
 
-int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)
+/* STOP, wait for BYE (server ops in *ops), close.  0, or -1 with the server's error. */
+static int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len)
 {
 	struct pb_msg *m = malloc(sizeof(*m));
 	char e[PB_ERR_MAX];

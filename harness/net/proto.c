@@ -144,7 +144,8 @@ long pb_proto_encode(const struct pb_msg *m, uint8_t *buf, size_t cap)
 	return (long)off;
 }
 
-int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen, char *err, size_t len)
+/* Check a header: 0 with *type and *blen, or -1 with the reason in err. */
+static int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen, char *err, size_t len)
 {
 	uint32_t ver = get_be(hdr + 4, 2), t = get_be(hdr + 6, 2), n = get_be(hdr + 8, 4);
 

@@ -76,9 +76,6 @@ int pb_msg_long(const struct pb_msg *m, const char *key, long min, long max,
 
 /* Frame m into buf (cap bytes): the frame's length, or -1 when it does not fit. */
 long pb_proto_encode(const struct pb_msg *m, uint8_t *buf, size_t cap);
-/* Check a header: 0 with *type and *blen, or -1 with the reason in err. */
-int pb_proto_header(const uint8_t *hdr, int *type, uint32_t *blen,
-		    char *err, size_t len);
 /* Parse a body of n bytes into m (m->type is left alone): 0, or -1. */
 int pb_proto_body(const char *body, size_t n, struct pb_msg *m, char *err, size_t len);
 /* A whole frame of exactly n bytes: 0, or -1 with the reason.  The fuzzer's entry. */
@@ -116,14 +113,6 @@ void pb_host_facts(char *host, size_t hl, char *kernel, size_t kl, char *model, 
 /* ------------------------------------------------ the client side */
 
 /*
- * Connect to the server at address (HOST[:PORT]), say HELLO for bench b
- * with opts, nr instances, the server role on cpu, for at most max_s
- * seconds; wait for READY and check that both ends agree on the
- * parameters.  0, or -1 with the reason (the server's own when it refused).
- */
-int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *b,
-		 const void *opts, int nr, int cpu, double max_s, char *err, size_t len);
-/*
  * Between READY and STOP the server says nothing: wait s seconds watching
  * the control connection.  0 when it stayed quiet; -1 when the server's
  * session ended (connection closed or reset: its process died) or it
@@ -131,9 +120,7 @@ int pb_peer_open(struct pb_peer *p, const char *address, const struct pb_bench *
  * closed then.
  */
 int pb_peer_watch(struct pb_peer *p, double s, char *err, size_t len);
-/* STOP, wait for BYE (server ops in *ops), close.  0, or -1 with the server's error. */
-int pb_peer_close(struct pb_peer *p, uint64_t *ops, char *err, size_t len);
-/* The three above, for pb_runner_set_remote(). */
+/* open, watch and close, for pb_runner_set_remote(). */
 extern const struct pb_remote_ops pb_peer_ops;
 
 #endif

@@ -82,8 +82,14 @@ static bool same_job(const struct pb_table *a, const struct pb_table *b)
 	return !strcmp(a->job, b->job) && !strcmp(a->metric, b->metric);
 }
 
-int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changelog *o, bool md,
-			  FILE *f)
+/*
+ * The verdict, a line per job ("pipe rtt: same-cpu +1.7 % [+0.9, +2.5],
+ * q=0.003, slower; 3 others unchanged"), Markdown list items (md) or
+ * text wrapped at PB_CHANGELOG_WIDTH.  pb_cmp_adjust() must have run.
+ * Returns the number of significant regressions.
+ */
+static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changelog *o, bool md,
+				 FILE *f)
 {
 	bool *done = calloc(c->nr_tables ? c->nr_tables : 1, sizeof(*done));
 	int regressions = 0;

@@ -23,14 +23,6 @@ struct pb_changelog {
 };
 
 /*
- * The verdict, a line per job ("pipe rtt: same-cpu +1.7 % [+0.9, +2.5],
- * q=0.003, slower; 3 others unchanged"), Markdown list items (md) or
- * text wrapped at PB_CHANGELOG_WIDTH.  pb_cmp_adjust() must have run.
- * Returns the number of significant regressions.
- */
-int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changelog *o, bool md,
-			  FILE *f);
-/*
  * The whole report: Markdown (the tables are compare's) or text.  Returns
  * the number of significant regressions, or -1 with err set.
  */

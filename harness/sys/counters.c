@@ -825,7 +825,8 @@ double pb_count_scaled(const struct pb_count *c)
 	return (double)c->value * (double)c->enabled / (double)c->running;
 }
 
-double pb_count_percent(const struct pb_count *c)
+/* 100 * running / enabled (100 when enabled is 0). */
+static double pb_count_percent(const struct pb_count *c)
 {
 	if (!c->enabled)
 		return 100.0;

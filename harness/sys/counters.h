@@ -161,8 +161,6 @@ void pb_evlist_pass_names(const struct pb_evlist *l, int pass, char *buf, size_t
 /* [{"name", "pass", "hw", "status": "ok"|"not supported", "reason"}] */
 json_t *pb_evlist_json(const struct pb_evlist *l);
 
-/* 100 * running / enabled (100 when enabled is 0). */
-double pb_count_percent(const struct pb_count *c);
 /* "66.67 %" */
 void pb_count_percent_str(const struct pb_count *c, char *buf, size_t len);
 /*

@@ -34,7 +34,8 @@
 #include "sys/sysfs.h"
 #include "lib/util.h"
 
-const char *pb_cpulock_dir(void)
+/* $PINBENCH_LOCK_DIR, else /run/lock, else /tmp. */
+static const char *pb_cpulock_dir(void)
 {
 	const char *d = getenv("PINBENCH_LOCK_DIR");
 	struct stat st;

@@ -20,9 +20,6 @@ struct pb_cpu_holder {
 	char	comm[17];	/* its command name (/proc/PID/comm, cleaned), or "" */
 };
 
-/* $PINBENCH_LOCK_DIR, else /run/lock, else /tmp. */
-const char *pb_cpulock_dir(void);
-
 /*
  * Lock the n CPUs (duplicates and negative numbers ignored) for this
  * process, without waiting.  A CPU another process holds is left unlocked

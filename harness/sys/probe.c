@@ -638,7 +638,7 @@ out:
 	free(clean);
 }
 
-json_t *pb_confirm_json(const struct pb_confirm *c)
+static json_t *pb_confirm_json(const struct pb_confirm *c)
 {
 	json_t *v = json_array();
 

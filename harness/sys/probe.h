@@ -128,7 +128,6 @@ struct pb_confirm {
  * (a turbo clock depends on it), and n CPUs take one second, not n.
  */
 void pb_probe_confirm_cpus(const int *cpu, int n, struct pb_confirm *c);
-json_t *pb_confirm_json(const struct pb_confirm *c);
 
 struct pb_nominal {
 	double	mhz;		/* 0 when unknown */

@@ -106,7 +106,8 @@ int pb_sys_read_long(long *v, const char *fmt, ...)
 	return 0;
 }
 
-FILE *pb_sys_fopen(const char *fmt, ...)
+/* fopen(root + formatted path, "r"), or NULL. */
+static FILE *pb_sys_fopen(const char *fmt, ...)
 {
 	va_list ap;
 	FILE *f;

@@ -26,9 +26,6 @@ int pb_sys_read(char *buf, size_t len, const char *fmt, ...)
 /* First integer of the file: 0, or -1 when missing or not a number. */
 int pb_sys_read_long(long *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* fopen(root + formatted path, "r"), or NULL. */
-FILE *pb_sys_fopen(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 /*
  * The value of the first /proc/cpuinfo line whose key is key ("model
  * name", "flags", "cpu family"), into buf: 0, or -1 when there is none.
