@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
+ * cmd_run.c - `pinbench run` and `pinbench bench`: options, printing, exit codes;
+ * the run itself is core/execute.c's.
  *
  * Everything a user can get wrong (options, job files, event names,
  * limits, cpus=, the results folder) is checked before anything runs, by
@@ -29,7 +30,9 @@
 #include "sys/cpulock.h"
 #include "checks/envcheck.h"
 #include "checks/clockcheck.h"
+#include "core/execute.h"
 #include "report/result.h"
+#include "report/save.h"
 #include "lib/schema.h"
 #include "lib/clock.h"
 #include "lib/util.h"
@@ -520,126 +523,6 @@ static void iso_now(char *buf, size_t len, const char *fmt)
 	strftime(buf, len, fmt, &tm);
 }
 
-/* "peer" of each job that ran across hosts: the other host's facts. */
-static void add_peers(const struct pb_run *run, json_t *j)
-{
-	json_t *jobs = json_object_get(j, "jobs");
-
-	for (int i = 0; i < run->nr && i < (int)json_array_size(jobs); i++) {
-		const struct pb_result *r = &run->results[i];
-		const char *addr = pb_job_get(r->job, "peer");
-
-		if (!addr)
-			continue;
-		json_object_set_new(json_array_get(jobs, i), "peer", r->has_peer ?
-			json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "address", addr,
-				  "hostname", r->peer.hostname, "kernel", r->peer.kernel,
-				  "cpu_model", r->peer.cpu_model, "cpu", r->peer.cpu,
-				  "ops", (json_int_t)r->peer_ops) :
-			json_pack("{s:s, s:n, s:n, s:n, s:n}", "address", addr, "hostname",
-				  "kernel", "cpu_model", "cpu"));
-	}
-}
-
-/*
- * Where one job file's result goes.  The name, DIR/<label>/<start time>-
- * <job file>[-N].json, is claimed by the first save (a link that fails if
- * the name exists: two runs started in the same second get two files);
- * the file is rewritten after every job, so a crash loses at most the job
- * in flight.
- */
-struct saver {
-	int	dfd;			/* DIR/<label>, opened without following a symlink */
-	char	stem[160];		/* <start time>-<job file> */
-	char	name[NAME_MAX + 1];	/* the file's name in dfd */
-	char	dir[PATH_MAX - 256];	/* DIR/<label>, for the messages */
-	char	path[PATH_MAX];		/* DIR/<label>/name, for the messages */
-	bool	claimed;
-	int	saved;			/* results in the file (the last save that worked) */
-	char	err[PATH_MAX + 128];	/* why the last save failed, or "" */
-};
-
-/* 0, or -1 with sv->err */
-static int saver_init(struct saver *sv, const struct run_opts *o, const char *started,
-		      const char *base)
-{
-	char ts[32];
-	int k = 0, e;
-
-	for (const char *p = started; *p && k < (int)sizeof(ts) - 1; p++)
-		if (*p != '-' && *p != ':')
-			ts[k++] = *p;	/* 2026-12-01T12:00:00Z -> 20261201T120000Z */
-	ts[k] = 0;
-	memset(sv, 0, sizeof(*sv));
-	/* check_outdir made sure that these fit */
-	snprintf(sv->stem, sizeof(sv->stem), "%s-%s", ts, base);
-	snprintf(sv->dir, sizeof(sv->dir), "%s/%s", o->outdir, o->label);
-	sv->dfd = pb_subdir_open(o->outdir, o->label);
-	if (sv->dfd >= 0)
-		return 0;
-	e = errno;
-	snprintf(sv->err, sizeof(sv->err), e == ELOOP ? "%s: a symbolic link: results are "
-		 "not written through one" : "cannot open %s: %s", sv->dir, strerror(e));
-	return -1;
-}
-
-/*
- * Save the run as it is (signals held off meanwhile: a Ctrl-C lands after
- * the file is whole).  *text, when asked, gets the JSON even when the save
- * fails.  0, or -1 with sv->err.
- */
-static int save_run(struct saver *sv, const struct pb_run *run, char **text)
-{
-	json_t *j = pb_run_json(run);
-	sigset_t block, old;
-	char *s;
-	int rc = -1;
-
-	add_peers(run, j);
-	s = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	json_decref(j);
-	if (!s) {
-		snprintf(sv->err, sizeof(sv->err), "cannot write %s.json: %s", sv->stem,
-			 strerror(ENOMEM));
-		return -1;
-	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	if (sv->claimed) {
-		rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, false, sv->err,
-				     sizeof(sv->err));
-	} else {
-		for (int n = 1; n < 1000; n++) {
-			if (n == 1)
-				snprintf(sv->name, sizeof(sv->name), "%s.json", sv->stem);
-			else
-				snprintf(sv->name, sizeof(sv->name), "%s-%d.json", sv->stem, n);
-			snprintf(sv->path, sizeof(sv->path), "%s/%s", sv->dir, sv->name);
-			rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, true, sv->err,
-					     sizeof(sv->err));
-			if (rc != -EEXIST)
-				break;
-		}
-		if (rc == -EEXIST)
-			snprintf(sv->err, sizeof(sv->err), "cannot create %s: 999 names taken",
-				 sv->path);
-		sv->claimed = !rc;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!rc)
-		*sv->err = 0, sv->saved = run->nr;
-	else
-		rc = -1;
-	if (text)
-		*text = s;
-	else
-		free(s);
-	return rc;
-}
-
 /* "pingpong same-cpu, pingpong same-core (round 2)": results [from, to) */
 static void list_results(const struct pb_run *run, int from, int to, char *buf, size_t len)
 {
@@ -662,31 +545,23 @@ static void list_results(const struct pb_run *run, int from, int to, char *buf, 
 
 /*
  * The last save failed: say once what the file kept (an earlier save of
- * this run, which says finished: null) and what is lost.
+ * this run, which says finished: null: its first `saved` results) and what
+ * is lost.
  */
-static void say_lost(const struct saver *sv, const struct pb_run *run)
+static void say_lost(const struct pb_saver *sv, const struct pb_run *run, int saved)
 {
 	char kept[512], lost[512];
 
-	list_results(run, sv->saved, run->nr, lost, sizeof(lost));
-	if (!sv->claimed || !sv->saved) {
+	list_results(run, saved, run->nr, lost, sizeof(lost));
+	if (!sv->claimed || !saved) {
 		pb_say(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
 		       sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
 		return;
 	}
-	list_results(run, 0, sv->saved, kept, sizeof(kept));
+	list_results(run, 0, saved, kept, sizeof(kept));
 	pb_say(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
 	       "(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
-	       sv->saved, run->nr, kept, lost, sv->err);
-}
-
-/* Is there anything to keep: a job that ended, or a repeat that finished? */
-static bool worth_saving(const struct pb_run *run)
-{
-	for (int i = 0; i < run->nr; i++)
-		if (run->results[i].status != PB_INTERRUPTED || run->results[i].nr_reps)
-			return true;
-	return false;
+	       saved, run->nr, kept, lost, sv->err);
 }
 
 static void file_base(const char *path, char *buf, size_t len)
@@ -739,65 +614,6 @@ static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE
 			free(cpus);
 		}
 	}
-}
-
-/* The first CPU the run will use: where the observer loop runs. */
-static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
-{
-	char reason[256];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			int *cpus, n = pb_plan_cpus(t, j, j->nr_placements ? j->placements[p] :
-						    NULL, &cpus, reason, sizeof(reason));
-			int c = n > 0 ? cpus[0] : -1;
-
-			free(cpus);
-			if (c >= 0)
-				return c;
-		}
-	}
-	return -1;
-}
-
-/* What is recorded once per run: environment, nominal clock, observer start. */
-static void run_begin(struct pb_run *run, const struct pb_jobset *js)
-{
-	struct pb_env env;
-	char err[256];
-
-	run->obs_cpu = first_cpu(run->topo, js);
-	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
-	if (!pb_env_collect(&env, err, sizeof(err))) {
-		run->environment = pb_env_json(&env);
-		pb_env_anomalies(&env, pb_perf_privileged(), &run->anomalies);
-		pb_env_free(&env);
-	}
-	if (run->obs_cpu >= 0 &&
-	    pb_observer_time(run->obs_cpu, &run->obs_start_s, err, sizeof(err)))
-		run->obs_cpu = -1;
-}
-
-static void run_end(struct pb_run *run)
-{
-	char err[256];
-
-	if (run->obs_cpu < 0)
-		return;
-	double again[PB_OBSERVER_RETRIES];
-	int nr = 0;
-
-	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
-		run->obs_end_s = 0;
-		return;
-	}
-	if (run->obs_end_s > run->obs_start_s * (1 + pb_observer_max(&run->nominal)))
-		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
-					 PB_CONFIRM_SPAN_S);
-	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
-			  &run->nominal, &run->anomalies);
 }
 
 static void print_run_anomalies(const struct pb_run *run, FILE *f)
@@ -913,120 +729,6 @@ static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE 
 	return sum;
 }
 
-/*
- * Lock the CPUs of job j at w, as the plan resolved them (see cpulock.h).  Without --wait,
- * CPUs another process holds (another pinbench measuring) are said on
- * stderr and go into held[]; with it, we try again every 100 ms until
- * they are free, at most o->wait_s.  A lock folder that cannot be used is
- * said once per run.  -EINTR when a wait was interrupted, -ETIMEDOUT with
- * why when the CPUs were still held at the limit.
- */
-static int lock_job(const struct run_opts *o, const struct pb_job *j,
-		    const struct pb_where *w, struct pb_cpulock *l,
-		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
-{
-	static bool said;
-	char err[PATH_MAX + 64], who[128];
-	const int *cpus = w->cpus;
-	int n = w->n, rc;
-
-	*nheld = 0;
-	memset(l, 0, sizeof(*l));
-	if (n <= 0)
-		return 0;
-	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
-	if (!rc && *nheld && o->wait) {
-		double end = pb_mono_s() + o->wait_s;
-
-		pb_cpu_holder_text(&held[0], who, sizeof(who));
-		pb_say(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
-		       "--wait-timeout)\n", j->name, held[0].cpu, who, o->wait_s);
-		while (!rc && *nheld && !pb_interrupted && pb_mono_s() < end) {
-			pb_cpulock_release(l);
-			usleep(100 * 1000);
-			rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
-		}
-		if (pb_interrupted) {
-			pb_cpulock_release(l);
-			rc = -EINTR;
-		} else if (!rc && *nheld) {
-			pb_cpulock_release(l);
-			pb_cpu_holder_text(&held[0], who, sizeof(who));
-			snprintf(why, wlen, "CPU %d still held by %s after --wait-timeout %g s",
-				 held[0].cpu, who, o->wait_s);
-			rc = -ETIMEDOUT;
-		}
-	}
-	if (rc == -1 && !said) {
-		said = true;
-		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
-	}
-	for (int k = 0; rc >= -1 && k < *nheld; k++) {
-		pb_cpu_holder_text(&held[k], who, sizeof(who));
-		pb_say(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
-		       "(--wait waits)\n", j->name, held[k].cpu, who);
-	}
-	return rc < -1 ? rc : 0;
-}
-
-/* The job shared its CPUs with another pinbench: say so in the result. */
-static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
-{
-	char cpus[128] = "", who[128];
-	size_t k = 0;
-
-	if (!nheld)
-		return;
-	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
-		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
-	pb_cpu_holder_text(&held[0], who, sizeof(who));
-	pb_anomaly_add(&r->anomalies, PB_AN_SHARED_CPUS, PB_SEV_DEFAULT,
-		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
-		       "the lock of CPU %s was held by %s when this job began", cpus, who);
-}
-
-/* Run one job at one placement (w) into r, its CPUs locked meanwhile. */
-static void run_one(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const struct pb_where *w,
-		    const struct pb_evlist *evl, const struct pb_nominal *nom,
-		    const struct pb_progress *pg, struct pb_result *r)
-{
-	struct pb_cpu_holder held[8];
-	struct pb_cpulock l;
-	char why[sizeof(r->reason)];
-	int nheld, rc = lock_job(o, j, w, &l, held, &nheld, why, sizeof(why));
-
-	if (rc == -EINTR || rc == -ETIMEDOUT) {
-		memset(r, 0, sizeof(*r));
-		r->job = j;
-		r->evl = *evl;
-		r->other_frac = -1;
-		if (j->bench->metric_for)	/* a saved job names its metric */
-			j->bench->metric_for(j->opts, &r->metric);
-		else
-			r->metric = j->bench->metric;
-		snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
-		r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
-			 "interrupted while waiting for its CPUs" : why);
-		return;
-	}
-	pb_run_job(t, j, w, evl, nom, pg, r);
-	pb_cpulock_release(&l);
-	mark_shared(r, held, nheld);
-}
-
-/* Did the interrupt cut anything: a job in flight, or jobs not run? */
-static bool run_cut(const struct pb_run *run)
-{
-	if (run->nr < run->planned)
-		return true;
-	for (int i = 0; i < run->nr; i++)
-		if (run->results[i].status == PB_INTERRUPTED)
-			return true;
-	return false;
-}
-
 /* --dry-run with rounds: the order each round will run in, from the seed. */
 static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 {
@@ -1051,16 +753,6 @@ static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 	}
 	free(cells);
 	free(order);
-}
-
-/* How many cells of order[k]'s job end at k (in one round they run in a row). */
-static int count_job(const struct pb_cell *order, int k)
-{
-	int n = 1;
-
-	while (k - n >= 0 && order[k - n].job == order[k].job)
-		n++;
-	return n;
 }
 
 static int result_order(const void *a, const void *b)
@@ -1098,23 +790,127 @@ static void print_results(const struct run_opts *o, const struct pb_run *run, in
 	free(sel);
 }
 
+/* What the engine's callbacks (struct pb_exec_ops) of one job file need. */
+struct run_show {
+	const struct run_opts	*o;
+	struct pb_saver		sv;
+	char			*text;		/* the last save's JSON, for --format json */
+	char			said[64][96];	/* refused events said so far */
+	int			nsaid;
+};
+
+static void say_waiting(void *ctx, const struct pb_job *j, const struct pb_cpu_holder *h,
+			double limit_s)
+{
+	char who[128];
+
+	(void)ctx;
+	pb_cpu_holder_text(h, who, sizeof(who));
+	pb_say(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
+	       "--wait-timeout)\n", j->name, h->cpu, who, limit_s);
+}
+
+static void say_shared(void *ctx, const struct pb_job *j, const struct pb_cpu_holder *h)
+{
+	char who[128];
+
+	(void)ctx;
+	pb_cpu_holder_text(h, who, sizeof(who));
+	pb_say(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
+	       "(--wait waits)\n", j->name, h->cpu, who);
+}
+
+/* A lock folder that cannot be used: said once per pinbench. */
+static void say_unlocked(void *ctx, const char *err)
+{
+	static bool said;
+
+	(void)ctx;
+	if (!said)
+		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
+	said = true;
+}
+
+static void show_job(void *ctx, const struct pb_run *run)
+{
+	struct run_show *x = ctx;
+
+	say_unsupported(&run->results[run->nr - 1], x->said, &x->nsaid);
+}
+
+static void show_results(void *ctx, const struct pb_run *run, int from, int to)
+{
+	struct run_show *x = ctx;
+
+	print_results(x->o, run, from, to);
+}
+
+static void show_finished(void *ctx, const struct pb_run *run)
+{
+	struct run_show *x = ctx;
+
+	if (x->o->quiet || x->o->json)
+		return;
+	pb_run_print_sweeps(run, stdout);
+	if (run->rounds > 1)
+		pb_run_print_rounds(run, stdout);
+	print_run_anomalies(run, stdout);
+}
+
+static int save_cb(void *ctx, const struct pb_run *run, bool last)
+{
+	struct run_show *x = ctx;
+
+	return pb_saver_save(&x->sv, run, last ? &x->text : NULL);
+}
+
+/* What the status of a run says: the last lines and the exit code. */
+static int run_said(const struct run_show *x, const struct pb_run *run,
+		    const struct pb_exec_status *st)
+{
+	const struct run_opts *o = x->o;
+	int rc = st->failed;
+
+	if (st->nothing) {
+		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
+			"nothing saved\n");
+		return 1;
+	}
+	if (st->lost) {
+		say_lost(&x->sv, run, st->saved);
+		rc = 1;
+	} else if (!o->quiet) {		/* -q: nothing, the path included */
+		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", x->sv.path);
+	}
+	if (o->json && x->text)		/* saved or not: what was asked for */
+		fputs(x->text, stdout), fputc('\n', stdout);
+	if (st->cut) {			/* saved: only if the last save worked */
+		pb_say(stderr, "pinbench: interrupted%s\n", st->lost ? "" :
+		       "; what finished is saved");
+		rc = 1;
+	}
+	return rc;
+}
+
 /*
  * Run every job of one job file (or the ad-hoc job), saving the result
- * file after each; returns 0, 1 or 2.
+ * file after each (core/execute.c); returns 0, 1 or 2.
  */
 static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		      const char *config, struct pb_jobset *js)
 {
 	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
 	struct pb_run run = { .label = o->label, .config = config,
-			      .cmdline = o->cmdline, .topo = t };
-	char path[PATH_MAX], base[128], said[64][96];
-	struct saver sv = { .dfd = -1 };
-	struct pb_cell *cells = NULL, *order = NULL;
-	uint64_t rng = o->seed_value;
-	char *text = NULL;
-	int nsaid = 0, failed = 0, rc, nr_cells = 0;
-	double rest_s;
+			      .cmdline = o->cmdline, .topo = t, .seed = o->seed_value };
+	struct run_show x = { .o = o, .sv = { .dfd = -1 } };
+	const struct pb_exec_ops ops = { .ctx = &x, .progress = o->quiet ? NULL : show_progress,
+		.waiting = say_waiting, .shared = say_shared, .unlocked = say_unlocked,
+		.job_done = show_job, .results = show_results, .finished = show_finished,
+		.save = save_cb };
+	const struct pb_exec_opts eo = { .wait = o->wait, .wait_s = o->wait_s };
+	struct pb_exec_status st;
+	char path[PATH_MAX], base[128];
+	int rc = 2;
 
 	if (!evl)
 		return 2;
@@ -1124,107 +920,24 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		free(evl);
 		return 2;
 	}
-	rc = check_jobs(js, evl);
-	if (rc)
+	if (check_jobs(js, evl))
 		goto out;
-	run.rounds = pb_plan_cells(js, &cells, &nr_cells);
-	for (int c = 0; c < nr_cells; c++)
-		run.planned += js->jobs[cells[c].job].rounds;
-	run.results = calloc(run.planned ? run.planned : 1, sizeof(*run.results));
-	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
-	if (!run.results || !order || !cells) {
-		rc = 2;
-		goto out;
-	}
-	run.seed = o->seed_value;
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
-	if (saver_init(&sv, o, run.started, base)) {
-		pb_say(stderr, "pinbench: %s\n", sv.err);
-		rc = 2;
+	if (pb_saver_init(&x.sv, o->outdir, o->label, run.started, base)) {
+		pb_say(stderr, "pinbench: %s\n", x.sv.err);
 		goto out;
 	}
-	run_begin(&run, js);
-	rest_s = pb_plan_s(t, js, evl, NULL);
-	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
-		int n = pb_plan_round(js, cells, nr_cells, round, run.rounds, &rng, order);
-		int from = run.nr;
-
-		for (int k = 0; k < n && !pb_interrupted; k++) {
-			const struct pb_job *j = &js->jobs[order[k].job];
-			struct pb_result *r = &run.results[run.nr++];
-			const struct pb_evlist *ev = &evl[order[k].job];
-			struct pb_where w;
-			struct pb_progress pg;
-
-			pb_plan_where(t, j, pb_cell_placement(js, order[k]), &w);
-			pg = (struct pb_progress){ .show = o->quiet ? NULL : show_progress,
-						   .job = run.nr, .jobs = run.planned,
-						   .round = round, .rounds = run.rounds,
-						   .repeats = j->repeats, .timing = !ev->nr ||
-						   !j->counting_inline, .passes = ev->nr ?
-						   (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
-						   .counts_first = pb_job_counts_first(j, ev),
-						   .job_s = pb_where_s(j, &w, ev),
-						   .started = pb_mono_s() };
-
-			rest_s -= pg.job_s;
-			pg.rest_s = rest_s > 0 ? rest_s : 0;
-			run_one(o, t, j, &w, ev, &run.nominal, &pg, r);
-			pb_where_free(&w);
-			r->round = run.rounds > 1 ? round : 0;
-			say_unsupported(r, said, &nsaid);
-			failed |= r->status == PB_FAILED;
-			if (worth_saving(&run))	/* a failure: the next save tries again */
-				save_run(&sv, &run, NULL);
-			/* one round: each job's table once its placements are done */
-			if (run.rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job))
-				print_results(o, &run, run.nr - count_job(order, k), run.nr);
-		}
-		if (run.rounds > 1)
-			print_results(o, &run, from, run.nr);
-	}
-	run_end(&run);
-	iso_now(run.finished, sizeof(run.finished), "%Y-%m-%dT%H:%M:%SZ");
-	if (!o->quiet && !o->json) {
-		pb_run_print_sweeps(&run, stdout);
-		if (run.rounds > 1)
-			pb_run_print_rounds(&run, stdout);
-		print_run_anomalies(&run, stdout);
-	}
-	rc = failed;
-	if (!worth_saving(&run)) {
-		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
-			"nothing saved\n");
-		rc = 1;
-		goto out;
-	}
-	if (save_run(&sv, &run, &text)) {
-		say_lost(&sv, &run);
-		rc = 1;
-	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
-	}
-	if (o->json && text)		/* saved or not: what was asked for */
-		fputs(text, stdout), fputc('\n', stdout);
-	if (run_cut(&run)) {		/* saved: only if the last save worked */
-		pb_say(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
-		       "; what finished is saved");
-		rc = 1;
-	}
+	if (pb_execute(&eo, js, evl, &ops, &run, &st, path, sizeof(path)))
+		pb_say(stderr, "pinbench: %s\n", path);
+	else
+		rc = run_said(&x, &run, &st);
 out:
-	if (sv.dfd >= 0)
-		close(sv.dfd);
-	free(text);
-	free(cells);
-	free(order);
-	for (int i = 0; i < run.nr; i++)
-		pb_result_free(&run.results[i]);
-	free(run.results);
-	json_decref(run.environment);
-	pb_anomalies_free(&run.anomalies);
+	pb_saver_close(&x.sv);
+	free(x.text);
+	pb_run_free(&run);
 	free(evl);
 	return rc;
 }
@@ -1379,154 +1092,4 @@ out_topo:
 out:
 	free_opts(&o);
 	return rc;
-}
-
-static void list_keys(const struct pb_key *k, FILE *f)
-{
-	char d[64];
-
-	for (; k->name; k++) {
-		if (k->flags & PB_KEY_HIDDEN)
-			continue;
-		pb_key_describe(k, d, sizeof(d));
-		fprintf(f, "    %-11s %-22s default %-10s %s\n", k->name, d,
-			k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
-	}
-}
-
-static json_t *keys_json(const struct pb_key *k)
-{
-	json_t *a = json_array();
-	char d[64];
-
-	for (; k->name; k++) {
-		if (k->flags & PB_KEY_HIDDEN)
-			continue;
-		pb_key_describe(k, d, sizeof(d));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name,
-			"type", d, "default", k->def ? k->def : "", "help", k->help ? k->help : ""));
-	}
-	return a;
-}
-
-/*
- * The metrics a workload reports: its metric, or, when it depends on the
- * keys (metric_for), each distinct one with the enum choice that gives it
- * ("pattern=stream"), the other keys at their defaults.
- */
-static json_t *metrics_json(const struct pb_bench *b)
-{
-	json_t *a = json_array();
-	void *def = calloc(1, b->opts_size ? b->opts_size : 1);
-	void *o = calloc(1, b->opts_size ? b->opts_size : 1);
-	char err[256], when[128];
-
-	if (!def || !o || !b->metric_for) {
-		const struct pb_metric *m = &b->metric;
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:n}", "name", m->name,
-			"unit", m->unit, "better", m->lower_better ? "lower" : "higher", "when"));
-		goto out;
-	}
-	for (const struct pb_key *k = b->keys; k->name; k++)
-		if (k->def)
-			pb_key_parse(k, k->def, def, err, sizeof(err));
-	for (const struct pb_key *k = b->keys; k->name; k++) {
-		const char *c = k->choices;
-
-		while (k->type == PB_T_ENUM && !(k->flags & PB_KEY_HIDDEN) && c && *c) {
-			size_t n = strcspn(c, "|");
-			struct pb_metric m;
-			json_t *v;
-			size_t i;
-			bool seen = false;
-
-			memcpy(o, def, b->opts_size);
-			snprintf(when, sizeof(when), "%.*s", (int)n, c);
-			pb_key_parse(k, when, o, err, sizeof(err));
-			b->metric_for(o, &m);
-			json_array_foreach(a, i, v)
-				seen |= !strcmp(json_string_value(json_object_get(v, "name")), m.name);
-			snprintf(when, sizeof(when), "%s=%.*s", k->name, (int)n, c);
-			if (!seen)
-				json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name",
-					m.name, "unit", m.unit, "better",
-					m.lower_better ? "lower" : "higher", "when", when));
-			c += n + (c[n] == '|');
-		}
-	}
-out:
-	free(def);
-	free(o);
-	return a;
-}
-
-/* "rtt (µs, lower is better) with pattern=pingpong; throughput (...) with ..." */
-static void metrics_text(const struct pb_bench *b, char *buf, size_t len)
-{
-	json_t *a = metrics_json(b), *v;
-	size_t i, off = 0;
-
-	buf[0] = 0;
-	json_array_foreach(a, i, v) {
-		const char *when = json_string_value(json_object_get(v, "when"));
-
-		if (off < len)
-			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s, %s is better)%s%s",
-				i ? "; " : "", json_string_value(json_object_get(v, "name")),
-				json_string_value(json_object_get(v, "unit")),
-				json_string_value(json_object_get(v, "better")),
-				when ? " with " : "", when ? when : "");
-	}
-	json_decref(a);
-}
-
-int cmd_list(int argc, char **argv)
-{
-	bool json = argc > 1 && (!strcmp(argv[1], "--format=json") ||
-				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
-	json_t *a = json_array();
-	char mt[512];
-
-	if (argc > 1 && !json) {
-		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: pinbench list [--format text|json]\n");
-		json_decref(a);
-		return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
-	}
-	for (int i = 0; pb_benches[i]; i++) {
-		const struct pb_bench *b = pb_benches[i];
-		struct pb_metric m = b->metric;
-
-		if (json) {
-			json_array_append_new(a, json_pack("{s:s, s:s, s:[s, s*], s:{s:s, s:s, s:s}, s:o}",
-				"name", b->name, "summary", b->summary, "roles", b->roles[0],
-				b->shape == PB_SHAPE_PAIR ? b->roles[1] : NULL,
-				"metric", "name", m.name, "unit", m.unit,
-				"better", m.lower_better ? "lower" : "higher",
-				"keys", keys_json(b->keys)));
-			json_object_set_new(json_array_get(a, json_array_size(a) - 1), "metrics",
-					    metrics_json(b));
-			continue;
-		}
-		metrics_text(b, mt, sizeof(mt));
-		printf("%s - %s\n  roles: %s%s%s; metric: %s\n", b->name,
-		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
-		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", mt);
-		list_keys(b->keys, stdout);
-	}
-	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o}", "schema", PB_SCHEMA_LIST,
-				      "benches", a, "common_keys",
-				      keys_json(pb_common_keys));
-
-		json_dumpf(o, stdout, JSON_INDENT(1));
-		fputc('\n', stdout);
-		json_decref(o);
-		return 0;
-	}
-	json_decref(a);
-	printf("keys of every workload:\n");
-	list_keys(pb_common_keys, stdout);
-	return 0;
 }
