@@ -1,59 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_run.c - `pinbench run` and `pinbench bench`: options, printing, exit codes;
- * the run itself is core/execute.c's.
+ * cmd_run.c - `pinbench run` and `pinbench bench`: options and exit codes.
  *
  * Everything a user can get wrong (options, job files, event names,
  * limits, cpus=, the results folder) is checked before anything runs, by
- * --dry-run too: exit 2 with a message.  Then
- * every job runs at every placement; a failed job does not stop the
- * others; results are saved atomically, one file per job file.
+ * --dry-run too (run_check.c): exit 2 with a message.  Then the run engine
+ * (core/execute.c) runs every job at every placement; a failed job does
+ * not stop the others; results are saved atomically, one file per job
+ * file.  What a run prints is run_show.c's.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/run.h"
 #include "cli/say.h"
 #include "cli/opts.h"
-#include "core/plan.h"
 #include "net/proto.h"
-#include "sys/cpulock.h"
-#include "checks/envcheck.h"
-#include "checks/clockcheck.h"
-#include "core/execute.h"
-#include "report/result.h"
-#include "report/save.h"
-#include "lib/schema.h"
-#include "lib/clock.h"
 #include "lib/util.h"
-
-struct run_opts {
-	const char	*outdir;
-	bool		json;
-	bool		quiet;
-	bool		dry_run;
-	bool		wait;		/* for CPUs another process holds */
-	const char	*wait_timeout;	/* --wait-timeout, or NULL */
-	double		wait_s;		/* how long --wait waits at most */
-	const char	*label;
-	const char	*topology;
-	const char	*seed;		/* --seed, or NULL: one is drawn */
-	unsigned long	seed_value;
-	struct pb_kv	*over;
-	int		nr_over;
-	char		*cmdline;
-	char		kernel[65];
-};
 
 static const char run_help[] =
 "usage: pinbench run [OPTIONS] JOBFILE...\n"
@@ -315,205 +286,6 @@ static void on_signal(int sig)
 	pb_interrupted = 1;
 }
 
-/* Where a job's key was set: "FILE:LINE", "--events", or "default". */
-static void key_origin(const struct pb_job *j, const char *key, char *buf, size_t len)
-{
-	for (int i = 0; i < j->nr_kv; i++) {
-		const struct pb_kv *kv = &j->kv[i];
-
-		if (strcmp(kv->key, key))
-			continue;
-		if (kv->line > 0)
-			snprintf(buf, len, "%s:%d", kv->origin, kv->line);
-		else
-			snprintf(buf, len, "%s", kv->origin);
-		return;
-	}
-	snprintf(buf, len, "%s:%d", j->file ? j->file : "command line", j->line);
-}
-
-/*
- * System wide (counters=cpu) task-clock counts nothing: no task context.
- * What perf stat -a shows instead is cpu-clock.
- */
-static void cpu_clock_for_task_clock(struct pb_evlist *l)
-{
-	for (int e = 0; e < l->nr; e++) {
-		struct pb_event *ev = &l->ev[e];
-
-		if (strcmp(ev->name, "task-clock") || ev->attr.type != PERF_TYPE_SOFTWARE)
-			continue;
-		ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		snprintf(ev->name, sizeof(ev->name), "cpu-clock");
-	}
-}
-
-/* Event names are checked before anything runs (limits: by the job loader). */
-static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
-{
-	char err[PB_ERR_MAX], where[PATH_MAX];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
-			key_origin(j, "events", where, sizeof(where));
-			pb_say(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
-			return 2;
-		}
-		if (j->counters_cpu)
-			cpu_clock_for_task_clock(&evl[i]);
-	}
-	return 0;
-}
-
-/*
- * cpus= naming a CPU pinbench cannot use here is an error, not a skip: a
- * typo in a nightly job file must not pass as ok.  "Here" is what the
- * topology offers: this machine's CPUs that pinbench's affinity and
- * cpuset allow (under `taskset -c 0`, only CPU 0), or --topology's.
- */
-static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
-{
-	char where[PATH_MAX], allowed[256];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int k = 0; !j->nr_placements && k < j->nr_cpus; k++) {
-			int cpu = j->cpus[k];
-
-			if (pb_topo_has_cpu(t, cpu))
-				continue;
-			key_origin(j, "cpus", where, sizeof(where));
-			pb_topo_cpus_text(t, allowed, sizeof(allowed));
-			pb_say(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
-				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
-				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
-				"or cpuset" : "no such CPU", allowed);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-/* DIR/<label> is a symlink (planted, maybe): nothing is written through it. */
-static int label_is_link(const struct run_opts *o, const char *dir)
-{
-	pb_say(stderr, "pinbench: -o %s: %s is a symbolic link: results are not written "
-	       "through one (remove it, or choose another --label)\n", o->outdir, dir);
-	return 2;
-}
-
-/*
- * The results folder DIR/<label>: a real run creates it before anything
- * runs (so that a run never ends unable to save); --dry-run leaves nothing
- * behind but checks that it could: in the deepest folder that exists, a
- * folder can be made (and is removed at once).  DIR/<label> must not be a
- * symlink (the saves open it without following one, too).
- */
-static int check_outdir(const struct run_opts *o)
-{
-	char dir[PATH_MAX], probe[PATH_MAX + 32], *slash;
-	struct stat st;
-	int e, fd;
-
-	/* room for "/<timestamp>-<job file, 127 at most>-999.json" (struct saver) */
-	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
-	    (int)sizeof(dir) - 300) {
-		pb_say(stderr, "pinbench: -o %s: path too long\n", o->outdir);
-		return 2;
-	}
-	if (!o->dry_run) {
-		fd = pb_mkdirs(o->outdir) ? -1 : pb_subdir_open(o->outdir, o->label);
-		if (fd < 0 && errno == ELOOP)
-			return label_is_link(o, dir);
-		if (fd < 0) {
-			e = errno;
-			pb_say(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
-				dir, strerror(e));
-			return 2;
-		}
-		close(fd);
-		snprintf(probe, sizeof(probe), "%s/.pinbench-probe.XXXXXX", dir);
-		fd = mkostemp(probe, O_CLOEXEC);	/* can a result be written there? */
-		if (fd >= 0) {
-			close(fd);
-			unlink(probe);
-			return 0;
-		}
-		e = errno;
-		pb_say(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
-			strerror(e));
-		return 2;
-	}
-	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		return label_is_link(o, dir);
-	while (stat(dir, &st)) {	/* up to the deepest folder that exists */
-		if (errno != ENOENT || !strcmp(dir, "."))
-			goto bad;
-		slash = strrchr(dir, '/');
-		if (!slash)		/* a relative path: the current folder */
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			slash[1] = 0;
-		else
-			*slash = 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		goto bad;
-	}
-	snprintf(probe, sizeof(probe), "%s/.pinbench-dry-run.%d", dir, (int)getpid());
-	if (!mkdir(probe, 0700) && !rmdir(probe))
-		return 0;
-bad:
-	e = errno;
-	pb_say(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
-		o->outdir, o->outdir, o->label, dir, strerror(e));
-	return 2;
-}
-
-/*
- * What a run checks before anything runs, for a run and --dry-run alike:
- * event names (libpfm4), cpus= against this machine, the results folder.
- * The job loader has checked keys, values, placements and limits.
- */
-static int check_run(const struct run_opts *o, const struct pb_topo *t,
-		     struct pb_jobset *sets, int n)
-{
-	int rc = 0;
-
-	for (int i = 0; !rc && i < n; i++) {
-		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
-
-		rc = evl ? check_jobs(&sets[i], evl) : 2;
-		free(evl);
-		if (!rc)
-			rc = check_cpus(t, &sets[i]);
-	}
-	return rc ? rc : check_outdir(o);
-}
-
-/* Refused events, said once per run. */
-static void say_unsupported(const struct pb_result *r, char (*said)[96], int *nsaid)
-{
-	for (int e = 0; e < r->evl.nr; e++) {
-		const struct pb_event *ev = &r->evl.ev[e];
-		int k;
-
-		if (!ev->status)
-			continue;
-		for (k = 0; k < *nsaid; k++)
-			if (!strcmp(said[k], ev->name))
-				break;
-		if (k < *nsaid || *nsaid >= 64)
-			continue;
-		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
-		pb_say(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
-	}
-}
-
 static void iso_now(char *buf, size_t len, const char *fmt)
 {
 	time_t t = time(NULL);
@@ -521,47 +293,6 @@ static void iso_now(char *buf, size_t len, const char *fmt)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, fmt, &tm);
-}
-
-/* "pingpong same-cpu, pingpong same-core (round 2)": results [from, to) */
-static void list_results(const struct pb_run *run, int from, int to, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	*buf = 0;
-	for (int i = from; i < to && off < len; i++) {
-		const struct pb_result *r = &run->results[i];
-		char round[24] = "";
-
-		if (r->round)
-			snprintf(round, sizeof(round), " (round %d)", r->round);
-		off += (size_t)snprintf(buf + off, len - off, "%s%s %s%s", i > from ? ", " : "",
-					r->job->name, r->placement, round);
-	}
-	if (off >= len && len > 4)
-		snprintf(buf + len - 4, 4, "...");
-	pb_str_clean(buf);
-}
-
-/*
- * The last save failed: say once what the file kept (an earlier save of
- * this run, which says finished: null: its first `saved` results) and what
- * is lost.
- */
-static void say_lost(const struct pb_saver *sv, const struct pb_run *run, int saved)
-{
-	char kept[512], lost[512];
-
-	list_results(run, saved, run->nr, lost, sizeof(lost));
-	if (!sv->claimed || !saved) {
-		pb_say(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
-		       sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
-		return;
-	}
-	list_results(run, 0, saved, kept, sizeof(kept));
-	pb_say(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
-	       "(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
-	       saved, run->nr, kept, lost, sv->err);
 }
 
 static void file_base(const char *path, char *buf, size_t len)
@@ -575,322 +306,6 @@ static void file_base(const char *path, char *buf, size_t len)
 		buf[n - 4] = 0;
 }
 
-static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
-{
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-		char reason[256];
-
-		char count[64] = "", err[PB_ERR_MAX];
-		struct pb_evlist ev;
-		long ops;
-		double cs = pb_job_count_window(j, &ops);
-		bool first = !pb_evlist_build(&ev, j->events, err, sizeof(err)) &&
-			     pb_job_counts_first(j, &ev);
-
-		if (strcmp(j->events, "none") && !j->counting_inline)
-			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s%s",
-				 ops ? (double)ops : cs, ops ? "ops" : "s",
-				 first ? " in the warm-up" : "");
-		if (j->loops)
-			fprintf(f, "%s (%s): %d x %ld ops%s%s", j->name, j->bench->name,
-				j->repeats, j->loops, count, j->threads ? ", threads" : "");
-		else
-			fprintf(f, "%s (%s): %d x %g s%s%s", j->name, j->bench->name,
-				j->repeats, j->duration, count, j->threads ? ", threads" : "");
-		if (j->rounds > 1)
-			fprintf(f, ", %d rounds (shuffled)", j->rounds);
-		fputc('\n', f);
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			const char *pl = j->nr_placements ? j->placements[p] : NULL;
-			int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
-
-			fprintf(f, "  %-12s ", pl ? pl : "cpus");
-			if (n <= 0 && pl)
-				fprintf(f, "skipped: %s", reason);
-			for (int k = 0; k < n; k++)
-				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
-			fputc('\n', f);
-			free(cpus);
-		}
-	}
-}
-
-static void print_run_anomalies(const struct pb_run *run, FILE *f)
-{
-	for (int k = 0; k < run->anomalies.nr; k++) {
-		const struct pb_anomaly *a = &run->anomalies.v[k];
-
-		if (a->sev == PB_SEV_INFO)
-			continue;
-		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
-			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
-			*a->advice ? " -- " : "", a->advice);
-	}
-}
-
-/* "45 s", "2 min 05 s", "1 h 20 min". */
-static void dur_text(double s, char *buf, size_t len)
-{
-	long x = s > 0 ? (long)(s + 0.5) : 0;
-
-	if (x < 120)
-		snprintf(buf, len, "%ld s", x);
-	else if (x < 3600)
-		snprintf(buf, len, "%ld min %02ld s", x / 60, x % 60);
-	else
-		snprintf(buf, len, "%ld h %02ld min", x / 3600, (x % 3600 + 30) / 60);
-}
-
-/*
- * Which window of the job runs (the w-th, from 0): "repeat 2 of 3" of the
- * timing pass, "counter pass 1 of 2" after it (or before it, in the
- * warm-up: counts_first); counting=inline: "counter pass 1 of 2, repeat 2
- * of 3".
- */
-static void window_text(const struct pb_progress *pg, int w, char *buf, size_t len)
-{
-	int r = pg->repeats > 0 ? pg->repeats : 1, pass;
-
-	if (pg->timing && pg->counts_first) {	/* a window a pass, then the metric's */
-		if (w < pg->passes)
-			snprintf(buf, len, "counter pass %d of %d (warm-up)", w + 1, pg->passes);
-		else
-			snprintf(buf, len, "repeat %d of %d", w - pg->passes + 1 < r ?
-				 w - pg->passes + 1 : r, r);
-		return;
-	}
-	if (pg->timing && w < r) {		/* the metric's windows, then a window a pass */
-		snprintf(buf, len, "repeat %d of %d", w + 1, r);
-		return;
-	}
-	if (pg->timing) {
-		pass = w - r;
-		snprintf(buf, len, "counter pass %d of %d", pass < pg->passes ? pass + 1 :
-			 pg->passes, pg->passes);
-		return;
-	}
-	pass = w / r;		/* counting=inline: pass 0 is the metric's */
-	snprintf(buf, len, "counter pass %d of %d, repeat %d of %d",
-		 pass < pg->passes ? pass + 1 : pg->passes, pg->passes, w % r + 1, r);
-}
-
-/*
- * The progress line on stderr, when it is a terminal: "job 2 of 6: pipe
- * same-cpu: counter pass 1 of 1, repeat 2 of 3; about 1 min 20 s left",
- * the time left being what is planned for the rest of this job (at least
- * 0) and for the jobs after it.
- */
-static void show_progress(const struct pb_progress *pg, const char *job, const char *pl,
-			  int done, int total)
-{
-	static int tty = -1;
-	char win[96], left[32], round[32] = "";
-	double job_left = pg->job_s - (pb_mono_s() - pg->started);
-
-	if (tty < 0)
-		tty = isatty(2);
-	if (!tty)
-		return;
-	if (done < 0) {
-		fprintf(stderr, "\r\033[K");
-		return;
-	}
-	window_text(pg, done < total ? done : total - 1, win, sizeof(win));
-	dur_text((job_left > 0 ? job_left : 0) + pg->rest_s, left, sizeof(left));
-	if (pg->rounds > 1)
-		snprintf(round, sizeof(round), "round %d of %d, ", pg->round, pg->rounds);
-	fputs("\r\033[K", stderr);	/* the one escape: ours, on a terminal */
-	pb_say(stderr, "%sjob %d of %d: %s %s: %s; about %s left", round, pg->job, pg->jobs, job,
-	       pl, win, left);
-}
-
-/*
- * --dry-run: the planned wall time of js; its seconds, or -1 when its
- * events do not build (check_run() has said why already).
- */
-static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f)
-{
-	struct pb_evlist *evl = calloc(js->nr ? js->nr : 1, sizeof(*evl));
-	char d[32];
-	int cells;
-	double sum;
-
-	if (!evl || check_jobs(js, evl)) {
-		free(evl);
-		return -1;
-	}
-	sum = pb_plan_s(t, js, evl, &cells);
-	dur_text(sum, d, sizeof(d));
-	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
-		"short window per counter pass not in the warm-up, + %.1f s each)\n", d, cells,
-		cells == 1 ? "" : "s", PB_JOB_OVERHEAD_S);
-	free(evl);
-	return sum;
-}
-
-/* --dry-run with rounds: the order each round will run in, from the seed. */
-static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
-{
-	struct pb_cell *cells, *order;
-	uint64_t rng = seed;
-	int nr, rounds = pb_plan_cells(js, &cells, &nr);
-
-	order = calloc(nr ? nr : 1, sizeof(*order));
-	if (rounds > 1 && cells && order) {
-		fprintf(f, "order (seed %lu):\n", seed);
-		for (int r = 1; r <= rounds; r++) {
-			int n = pb_plan_round(js, cells, nr, r, rounds, &rng, order);
-
-			fprintf(f, "  round %d:", r);
-			for (int k = 0; k < n; k++) {
-				const char *pl = pb_cell_placement(js, order[k]);
-
-				fprintf(f, " %s/%s", js->jobs[order[k].job].name, pl ? pl : "cpus");
-			}
-			fputc('\n', f);
-		}
-	}
-	free(cells);
-	free(order);
-}
-
-static int result_order(const void *a, const void *b)
-{
-	const struct pb_result *x = a, *y = b;
-	int c;
-
-	if (x->job != y->job)
-		return x->job < y->job ? -1 : 1;
-	c = strcmp(x->placement, y->placement);
-	return c ? c : x->round - y->round;
-}
-
-/* The tables of results [from, to), in job order (a shuffled round too). */
-static void print_results(const struct run_opts *o, const struct pb_run *run, int from,
-			  int to)
-{
-	struct pb_run view = *run;
-	struct pb_result *sel;
-
-	if (o->quiet || o->json || to <= from)
-		return;
-	sel = malloc((size_t)(to - from) * sizeof(*sel));
-	if (!sel)
-		return;
-	memcpy(sel, run->results + from, (size_t)(to - from) * sizeof(*sel));
-	if (run->rounds > 1) {
-		qsort(sel, (size_t)(to - from), sizeof(*sel), result_order);
-		printf("\nround %d of %d\n", sel[0].round, run->rounds);
-	}
-	view.results = sel;
-	view.nr = to - from;
-	pb_run_print_text(&view, stdout);
-	fflush(stdout);
-	free(sel);
-}
-
-/* What the engine's callbacks (struct pb_exec_ops) of one job file need. */
-struct run_show {
-	const struct run_opts	*o;
-	struct pb_saver		sv;
-	char			*text;		/* the last save's JSON, for --format json */
-	char			said[64][96];	/* refused events said so far */
-	int			nsaid;
-};
-
-static void say_waiting(void *ctx, const struct pb_job *j, const struct pb_cpu_holder *h,
-			double limit_s)
-{
-	char who[128];
-
-	(void)ctx;
-	pb_cpu_holder_text(h, who, sizeof(who));
-	pb_say(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
-	       "--wait-timeout)\n", j->name, h->cpu, who, limit_s);
-}
-
-static void say_shared(void *ctx, const struct pb_job *j, const struct pb_cpu_holder *h)
-{
-	char who[128];
-
-	(void)ctx;
-	pb_cpu_holder_text(h, who, sizeof(who));
-	pb_say(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
-	       "(--wait waits)\n", j->name, h->cpu, who);
-}
-
-/* A lock folder that cannot be used: said once per pinbench. */
-static void say_unlocked(void *ctx, const char *err)
-{
-	static bool said;
-
-	(void)ctx;
-	if (!said)
-		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
-	said = true;
-}
-
-static void show_job(void *ctx, const struct pb_run *run)
-{
-	struct run_show *x = ctx;
-
-	say_unsupported(&run->results[run->nr - 1], x->said, &x->nsaid);
-}
-
-static void show_results(void *ctx, const struct pb_run *run, int from, int to)
-{
-	struct run_show *x = ctx;
-
-	print_results(x->o, run, from, to);
-}
-
-static void show_finished(void *ctx, const struct pb_run *run)
-{
-	struct run_show *x = ctx;
-
-	if (x->o->quiet || x->o->json)
-		return;
-	pb_run_print_sweeps(run, stdout);
-	if (run->rounds > 1)
-		pb_run_print_rounds(run, stdout);
-	print_run_anomalies(run, stdout);
-}
-
-static int save_cb(void *ctx, const struct pb_run *run, bool last)
-{
-	struct run_show *x = ctx;
-
-	return pb_saver_save(&x->sv, run, last ? &x->text : NULL);
-}
-
-/* What the status of a run says: the last lines and the exit code. */
-static int run_said(const struct run_show *x, const struct pb_run *run,
-		    const struct pb_exec_status *st)
-{
-	const struct run_opts *o = x->o;
-	int rc = st->failed;
-
-	if (st->nothing) {
-		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
-			"nothing saved\n");
-		return 1;
-	}
-	if (st->lost) {
-		say_lost(&x->sv, run, st->saved);
-		rc = 1;
-	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", x->sv.path);
-	}
-	if (o->json && x->text)		/* saved or not: what was asked for */
-		fputs(x->text, stdout), fputc('\n', stdout);
-	if (st->cut) {			/* saved: only if the last save worked */
-		pb_say(stderr, "pinbench: interrupted%s\n", st->lost ? "" :
-		       "; what finished is saved");
-		rc = 1;
-	}
-	return rc;
-}
 
 /*
  * Run every job of one job file (or the ad-hoc job), saving the result
@@ -903,10 +318,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 	struct pb_run run = { .label = o->label, .config = config,
 			      .cmdline = o->cmdline, .topo = t, .seed = o->seed_value };
 	struct run_show x = { .o = o, .sv = { .dfd = -1 } };
-	const struct pb_exec_ops ops = { .ctx = &x, .progress = o->quiet ? NULL : show_progress,
-		.waiting = say_waiting, .shared = say_shared, .unlocked = say_unlocked,
-		.job_done = show_job, .results = show_results, .finished = show_finished,
-		.save = save_cb };
+	struct pb_exec_ops ops;
 	const struct pb_exec_opts eo = { .wait = o->wait, .wait_s = o->wait_s };
 	struct pb_exec_status st;
 	char path[PATH_MAX], base[128];
@@ -914,13 +326,14 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 
 	if (!evl)
 		return 2;
+	run_show_ops(&x, &ops);
 	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
 		pb_say(stderr, "pinbench: %s\n", path);
 		free(evl);
 		return 2;
 	}
-	if (check_jobs(js, evl))
+	if (run_check_events(js, evl))
 		goto out;
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
@@ -984,7 +397,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			goto out;
 		}
 	}
-	rc = check_run(o, t, sets, n);
+	rc = run_check(o, t, sets, n);
 	if (rc)
 		goto out;
 	if (o->dry_run) {
@@ -992,11 +405,11 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 		char d[32];
 
 		for (int i = 0; i < n; i++) {
-			print_plan(t, &sets[i], stdout);
-			print_order(&sets[i], o->seed_value, stdout);
-			total += print_planned(t, &sets[i], stdout);
+			run_print_plan(t, &sets[i], stdout);
+			run_print_order(&sets[i], o->seed_value, stdout);
+			total += run_print_planned(t, &sets[i], stdout);
 		}
-		dur_text(total, d, sizeof(d));
+		run_dur_text(total, d, sizeof(d));
 		if (n > 1)
 			printf("planned wall time of the %d job files: %s\n", n, d);
 		goto out;
@@ -1078,10 +491,10 @@ int cmd_bench(int argc, char **argv)
 		pb_say(stderr, "pinbench bench: %s\n", err);
 		goto out_topo;
 	}
-	rc = check_run(&o, t, &js, 1);
+	rc = run_check(&o, t, &js, 1);
 	if (!rc && o.dry_run) {
-		print_plan(t, &js, stdout);
-		print_planned(t, &js, stdout);
+		run_print_plan(t, &js, stdout);
+		run_print_planned(t, &js, stdout);
 	} else if (!rc) {
 		install_signals();
 		rc = run_jobset(&o, t, NULL, &js);
