@@ -24,6 +24,7 @@
 #include "cli/say.h"
 #include "cli/opts.h"
 #include "net/proto.h"
+#include "report/nightly.h"
 #include "lib/util.h"
 
 static const char run_help[] =
@@ -115,7 +116,7 @@ static int add_kv_arg(struct run_opts *o, const char *cmd, const char *arg, cons
 	return add_over(o, cmd, key, eq + 1, origin) ? -2 : 0;
 }
 
-static char *join_args(int argc, char **argv)
+char *pb_cli_cmdline(int argc, char **argv)
 {
 	size_t n = 16;
 	char *s;
@@ -213,6 +214,21 @@ static int wait_parse(const char *arg, double *s)
 	return *end || !(*s >= 0.1 && *s <= WAIT_MAX_S) ? -1 : 0;
 }
 
+/* run's options before any is given */
+static void run_defaults(struct run_opts *o)
+{
+	struct utsname u;
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "results";
+	uname(&u);
+	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
+	o->label = o->kernel;
+	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
+			0xffffffffUL;
+	o->wait_s = WAIT_DEFAULT_S;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
@@ -238,14 +254,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	};
 	struct run_ctx x = { .o = o, .cmd = cmd };
 	char err[PB_LABEL_MAX + 200];
-	struct utsname u;
 
-	memset(o, 0, sizeof(*o));
-	o->outdir = "results";
-	uname(&u);
-	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
-	o->label = o->kernel;
-	o->cmdline = join_args(argc, argv);
+	run_defaults(o);
+	o->cmdline = pb_cli_cmdline(argc, argv);
 	switch (pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), &x, NULL)) {
 	case PB_OPTS_OK:
 		break;
@@ -258,14 +269,11 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	default:
 		return 2;
 	}
-	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
-			0xffffffffUL;
 	if (o->seed && seed_parse(o->seed, &o->seed_value)) {
 		pb_say(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
 			cmd, o->seed);
 		return 2;
 	}
-	o->wait_s = WAIT_DEFAULT_S;
 	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
 		pb_say(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
 		       "number 0.1..604800\n", cmd, o->wait_timeout);
@@ -502,6 +510,36 @@ int cmd_bench(int argc, char **argv)
 	pb_jobset_free(&js);
 out_topo:
 	pb_topo_free(t);
+out:
+	free_opts(&o);
+	return rc;
+}
+
+int run_nightly(const struct pb_nightly_opts *n)
+{
+	const struct run_nightly *rn = n->ctx;
+	struct run_opts o;
+	struct run_ctx x = { .o = &o, .cmd = "run" };
+	struct pb_topo *t = NULL;
+	char *file = (char *)n->jobfile;
+	int rc = 2;
+
+	run_defaults(&o);
+	o.cmdline = rn->cmdline ? strdup(rn->cmdline) : NULL;
+	o.outdir = n->history;
+	o.label = n->label;
+	for (int i = 0; i < rn->nr; i++) {
+		const struct pb_opt opt = { .name = rn->fwd[i].name };
+
+		o.quiet |= !opt.name;
+		if (opt.name && (strcmp(opt.name, "set") ? opt_over : opt_set)(&x, &opt,
+				  rn->fwd[i].arg) != PB_OPTS_OK)
+			goto out;
+	}
+	if (load_topo(&o, &t, "run") < 0) {
+		rc = run_files(&o, t, 1, &file);
+		pb_topo_free(t);
+	}
 out:
 	free_opts(&o);
 	return rc;
