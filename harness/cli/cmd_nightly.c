@@ -35,26 +35,21 @@ static const char nightly_usage[] =
 	"                       passed on to pinbench run (-q too)\n"
 	"  -h, --help\n";
 
-/* -q, --repeats, --duration, --placement, --set: passed on to pinbench run */
+/* -q, --repeats, --duration, --placement, --set: passed on to the run */
 static int opt_forward(void *ctx, const struct pb_opt *o, const char *arg)
 {
-	static const char *const names[] = { "--repeats", "--duration", "--placement", "--set" };
 	struct pb_nightly_opts *n = ctx;
-	const char *opt = "-q";
-	size_t i;
+	struct run_nightly *rn = n->ctx;
 
-	for (i = 0; o->name && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(names[i] + 2, o->name))
-			opt = names[i];
 	if (!o->name)
 		n->quiet = true;
-	if (n->nr_fwd + 2 > PB_NIGHTLY_MAX_ARGS) {
+	if (rn->words + 2 > (int)(2 * sizeof(rn->fwd) / sizeof(rn->fwd[0]))) {
 		pb_say(stderr, "pinbench nightly: too many options\n");
 		return PB_OPTS_USAGE;
 	}
-	n->fwd[n->nr_fwd++] = (char *)opt;
-	if (o->arg)
-		n->fwd[n->nr_fwd++] = (char *)arg;
+	rn->fwd[rn->nr].name = o->name;
+	rn->fwd[rn->nr++].arg = o->arg ? arg : NULL;
+	rn->words += o->arg ? 2 : 1;
 	return PB_OPTS_OK;
 }
 
@@ -129,7 +124,9 @@ static int nightly_exit(const struct pb_nightly *st)
 
 int cmd_nightly(int argc, char **argv)
 {
-	struct pb_nightly_opts n = { .min_change = PB_CMP_MIN_CHG, .plot = true };
+	struct run_nightly rn = { .cmdline = pb_cli_cmdline(argc, argv) };
+	struct pb_nightly_opts n = { .min_change = PB_CMP_MIN_CHG, .plot = true,
+				     .run = run_nightly, .ctx = &rn };
 	char err[PATH_MAX + 128], *qo = NULL, *qe = NULL;
 	FILE *out = stdout, *warn = stderr;
 	size_t qol = 0, qel = 0;
@@ -137,8 +134,10 @@ int cmd_nightly(int argc, char **argv)
 	int rc, i;
 
 	rc = nightly_opts(argc, argv, &n);
-	if (rc)
+	if (rc) {
+		free(rn.cmdline);
 		return pb_opts_exit(rc);
+	}
 	/* -q: held back, shown only when there is something to act on */
 	if (n.quiet && (!(out = open_memstream(&qo, &qol)) ||
 			!(warn = open_memstream(&qe, &qel)))) {
@@ -146,6 +145,7 @@ int cmd_nightly(int argc, char **argv)
 		if (out)
 			fclose(out);
 		free(qo);
+		free(rn.cmdline);
 		return 2;
 	}
 	rc = pb_nightly_run(&n, &st, err, sizeof(err)) ? 2 : 0;
@@ -184,5 +184,6 @@ int cmd_nightly(int argc, char **argv)
 		free(qe);
 	}
 	pb_nightly_free(&st);
+	free(rn.cmdline);
 	return rc;
 }

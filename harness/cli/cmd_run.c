@@ -1,56 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_run.c - `pinbench run`, `pinbench bench` and `pinbench list`.
+ * cmd_run.c - `pinbench run` and `pinbench bench`: options and exit codes.
  *
  * Everything a user can get wrong (options, job files, event names,
  * limits, cpus=, the results folder) is checked before anything runs, by
- * --dry-run too: exit 2 with a message.  Then
- * every job runs at every placement; a failed job does not stop the
- * others; results are saved atomically, one file per job file.
+ * --dry-run too (run_check.c): exit 2 with a message.  Then the run engine
+ * (core/execute.c) runs every job at every placement; a failed job does
+ * not stop the others; results are saved atomically, one file per job
+ * file.  What a run prints is run_show.c's.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cmds.h"
+#include "cli/run.h"
 #include "cli/say.h"
 #include "cli/opts.h"
-#include "core/plan.h"
 #include "net/proto.h"
-#include "sys/cpulock.h"
-#include "checks/envcheck.h"
-#include "checks/clockcheck.h"
-#include "report/result.h"
-#include "lib/schema.h"
-#include "lib/clock.h"
+#include "report/nightly.h"
 #include "lib/util.h"
-
-struct run_opts {
-	const char	*outdir;
-	bool		json;
-	bool		quiet;
-	bool		dry_run;
-	bool		wait;		/* for CPUs another process holds */
-	const char	*wait_timeout;	/* --wait-timeout, or NULL */
-	double		wait_s;		/* how long --wait waits at most */
-	const char	*label;
-	const char	*topology;
-	const char	*seed;		/* --seed, or NULL: one is drawn */
-	unsigned long	seed_value;
-	struct pb_kv	*over;
-	int		nr_over;
-	char		*cmdline;
-	char		kernel[65];
-};
 
 static const char run_help[] =
 "usage: pinbench run [OPTIONS] JOBFILE...\n"
@@ -141,7 +116,7 @@ static int add_kv_arg(struct run_opts *o, const char *cmd, const char *arg, cons
 	return add_over(o, cmd, key, eq + 1, origin) ? -2 : 0;
 }
 
-static char *join_args(int argc, char **argv)
+char *pb_cli_cmdline(int argc, char **argv)
 {
 	size_t n = 16;
 	char *s;
@@ -239,6 +214,21 @@ static int wait_parse(const char *arg, double *s)
 	return *end || !(*s >= 0.1 && *s <= WAIT_MAX_S) ? -1 : 0;
 }
 
+/* run's options before any is given */
+static void run_defaults(struct run_opts *o)
+{
+	struct utsname u;
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "results";
+	uname(&u);
+	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
+	o->label = o->kernel;
+	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
+			0xffffffffUL;
+	o->wait_s = WAIT_DEFAULT_S;
+}
+
 /* Returns -1 to go on, or an exit code. */
 static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char *cmd)
 {
@@ -264,14 +254,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	};
 	struct run_ctx x = { .o = o, .cmd = cmd };
 	char err[PB_LABEL_MAX + 200];
-	struct utsname u;
 
-	memset(o, 0, sizeof(*o));
-	o->outdir = "results";
-	uname(&u);
-	snprintf(o->kernel, sizeof(o->kernel), "%s", u.release);
-	o->label = o->kernel;
-	o->cmdline = join_args(argc, argv);
+	run_defaults(o);
+	o->cmdline = pb_cli_cmdline(argc, argv);
 	switch (pb_opts_parse(argc, argv, "", t, PB_OPTS_N(t), &x, NULL)) {
 	case PB_OPTS_OK:
 		break;
@@ -284,14 +269,11 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	default:
 		return 2;
 	}
-	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
-			0xffffffffUL;
 	if (o->seed && seed_parse(o->seed, &o->seed_value)) {
 		pb_say(stderr, "pinbench %s: --seed '%s': want a whole number 0..4294967295\n",
 			cmd, o->seed);
 		return 2;
 	}
-	o->wait_s = WAIT_DEFAULT_S;
 	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
 		pb_say(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
 		       "number 0.1..604800\n", cmd, o->wait_timeout);
@@ -312,205 +294,6 @@ static void on_signal(int sig)
 	pb_interrupted = 1;
 }
 
-/* Where a job's key was set: "FILE:LINE", "--events", or "default". */
-static void key_origin(const struct pb_job *j, const char *key, char *buf, size_t len)
-{
-	for (int i = 0; i < j->nr_kv; i++) {
-		const struct pb_kv *kv = &j->kv[i];
-
-		if (strcmp(kv->key, key))
-			continue;
-		if (kv->line > 0)
-			snprintf(buf, len, "%s:%d", kv->origin, kv->line);
-		else
-			snprintf(buf, len, "%s", kv->origin);
-		return;
-	}
-	snprintf(buf, len, "%s:%d", j->file ? j->file : "command line", j->line);
-}
-
-/*
- * System wide (counters=cpu) task-clock counts nothing: no task context.
- * What perf stat -a shows instead is cpu-clock.
- */
-static void cpu_clock_for_task_clock(struct pb_evlist *l)
-{
-	for (int e = 0; e < l->nr; e++) {
-		struct pb_event *ev = &l->ev[e];
-
-		if (strcmp(ev->name, "task-clock") || ev->attr.type != PERF_TYPE_SOFTWARE)
-			continue;
-		ev->attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		snprintf(ev->name, sizeof(ev->name), "cpu-clock");
-	}
-}
-
-/* Event names are checked before anything runs (limits: by the job loader). */
-static int check_jobs(struct pb_jobset *js, struct pb_evlist *evl)
-{
-	char err[PB_ERR_MAX], where[PATH_MAX];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		if (pb_evlist_build(&evl[i], j->events, err, sizeof(err))) {
-			key_origin(j, "events", where, sizeof(where));
-			pb_say(stderr, "pinbench: %s: job '%s': events: %s\n", where, j->name, err);
-			return 2;
-		}
-		if (j->counters_cpu)
-			cpu_clock_for_task_clock(&evl[i]);
-	}
-	return 0;
-}
-
-/*
- * cpus= naming a CPU pinbench cannot use here is an error, not a skip: a
- * typo in a nightly job file must not pass as ok.  "Here" is what the
- * topology offers: this machine's CPUs that pinbench's affinity and
- * cpuset allow (under `taskset -c 0`, only CPU 0), or --topology's.
- */
-static int check_cpus(const struct pb_topo *t, const struct pb_jobset *js)
-{
-	char where[PATH_MAX], allowed[256];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int k = 0; !j->nr_placements && k < j->nr_cpus; k++) {
-			int cpu = j->cpus[k];
-
-			if (pb_topo_has_cpu(t, cpu))
-				continue;
-			key_origin(j, "cpus", where, sizeof(where));
-			pb_topo_cpus_text(t, allowed, sizeof(allowed));
-			pb_say(stderr, "pinbench: %s: job '%s': cpus: CPU %d is not available to "
-				"pinbench (%s; allowed: %s)\n", where, j->name, cpu,
-				pb_topo_cpu_exists(t, cpu) ? "offline, or outside its CPU affinity "
-				"or cpuset" : "no such CPU", allowed);
-			return 2;
-		}
-	}
-	return 0;
-}
-
-/* DIR/<label> is a symlink (planted, maybe): nothing is written through it. */
-static int label_is_link(const struct run_opts *o, const char *dir)
-{
-	pb_say(stderr, "pinbench: -o %s: %s is a symbolic link: results are not written "
-	       "through one (remove it, or choose another --label)\n", o->outdir, dir);
-	return 2;
-}
-
-/*
- * The results folder DIR/<label>: a real run creates it before anything
- * runs (so that a run never ends unable to save); --dry-run leaves nothing
- * behind but checks that it could: in the deepest folder that exists, a
- * folder can be made (and is removed at once).  DIR/<label> must not be a
- * symlink (the saves open it without following one, too).
- */
-static int check_outdir(const struct run_opts *o)
-{
-	char dir[PATH_MAX], probe[PATH_MAX + 32], *slash;
-	struct stat st;
-	int e, fd;
-
-	/* room for "/<timestamp>-<job file, 127 at most>-999.json" (struct saver) */
-	if (snprintf(dir, sizeof(dir), "%s/%s", o->outdir, o->label) >=
-	    (int)sizeof(dir) - 300) {
-		pb_say(stderr, "pinbench: -o %s: path too long\n", o->outdir);
-		return 2;
-	}
-	if (!o->dry_run) {
-		fd = pb_mkdirs(o->outdir) ? -1 : pb_subdir_open(o->outdir, o->label);
-		if (fd < 0 && errno == ELOOP)
-			return label_is_link(o, dir);
-		if (fd < 0) {
-			e = errno;
-			pb_say(stderr, "pinbench: -o %s: cannot create %s: %s\n", o->outdir,
-				dir, strerror(e));
-			return 2;
-		}
-		close(fd);
-		snprintf(probe, sizeof(probe), "%s/.pinbench-probe.XXXXXX", dir);
-		fd = mkostemp(probe, O_CLOEXEC);	/* can a result be written there? */
-		if (fd >= 0) {
-			close(fd);
-			unlink(probe);
-			return 0;
-		}
-		e = errno;
-		pb_say(stderr, "pinbench: -o %s: cannot write in %s: %s\n", o->outdir, dir,
-			strerror(e));
-		return 2;
-	}
-	if (!lstat(dir, &st) && S_ISLNK(st.st_mode))
-		return label_is_link(o, dir);
-	while (stat(dir, &st)) {	/* up to the deepest folder that exists */
-		if (errno != ENOENT || !strcmp(dir, "."))
-			goto bad;
-		slash = strrchr(dir, '/');
-		if (!slash)		/* a relative path: the current folder */
-			snprintf(dir, sizeof(dir), ".");
-		else if (slash == dir)
-			slash[1] = 0;
-		else
-			*slash = 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		errno = ENOTDIR;
-		goto bad;
-	}
-	snprintf(probe, sizeof(probe), "%s/.pinbench-dry-run.%d", dir, (int)getpid());
-	if (!mkdir(probe, 0700) && !rmdir(probe))
-		return 0;
-bad:
-	e = errno;
-	pb_say(stderr, "pinbench: -o %s: cannot create the results folder %s/%s (%s: %s)\n",
-		o->outdir, o->outdir, o->label, dir, strerror(e));
-	return 2;
-}
-
-/*
- * What a run checks before anything runs, for a run and --dry-run alike:
- * event names (libpfm4), cpus= against this machine, the results folder.
- * The job loader has checked keys, values, placements and limits.
- */
-static int check_run(const struct run_opts *o, const struct pb_topo *t,
-		     struct pb_jobset *sets, int n)
-{
-	int rc = 0;
-
-	for (int i = 0; !rc && i < n; i++) {
-		struct pb_evlist *evl = calloc(sets[i].nr, sizeof(*evl));
-
-		rc = evl ? check_jobs(&sets[i], evl) : 2;
-		free(evl);
-		if (!rc)
-			rc = check_cpus(t, &sets[i]);
-	}
-	return rc ? rc : check_outdir(o);
-}
-
-/* Refused events, said once per run. */
-static void say_unsupported(const struct pb_result *r, char (*said)[96], int *nsaid)
-{
-	for (int e = 0; e < r->evl.nr; e++) {
-		const struct pb_event *ev = &r->evl.ev[e];
-		int k;
-
-		if (!ev->status)
-			continue;
-		for (k = 0; k < *nsaid; k++)
-			if (!strcmp(said[k], ev->name))
-				break;
-		if (k < *nsaid || *nsaid >= 64)
-			continue;
-		snprintf(said[(*nsaid)++], 96, "%s", ev->name);
-		pb_say(stderr, "pinbench: %s: %s\n", ev->name, ev->reason);
-	}
-}
-
 static void iso_now(char *buf, size_t len, const char *fmt)
 {
 	time_t t = time(NULL);
@@ -518,175 +301,6 @@ static void iso_now(char *buf, size_t len, const char *fmt)
 
 	gmtime_r(&t, &tm);
 	strftime(buf, len, fmt, &tm);
-}
-
-/* "peer" of each job that ran across hosts: the other host's facts. */
-static void add_peers(const struct pb_run *run, json_t *j)
-{
-	json_t *jobs = json_object_get(j, "jobs");
-
-	for (int i = 0; i < run->nr && i < (int)json_array_size(jobs); i++) {
-		const struct pb_result *r = &run->results[i];
-		const char *addr = pb_job_get(r->job, "peer");
-
-		if (!addr)
-			continue;
-		json_object_set_new(json_array_get(jobs, i), "peer", r->has_peer ?
-			json_pack("{s:s, s:s, s:s, s:s, s:i, s:I}", "address", addr,
-				  "hostname", r->peer.hostname, "kernel", r->peer.kernel,
-				  "cpu_model", r->peer.cpu_model, "cpu", r->peer.cpu,
-				  "ops", (json_int_t)r->peer_ops) :
-			json_pack("{s:s, s:n, s:n, s:n, s:n}", "address", addr, "hostname",
-				  "kernel", "cpu_model", "cpu"));
-	}
-}
-
-/*
- * Where one job file's result goes.  The name, DIR/<label>/<start time>-
- * <job file>[-N].json, is claimed by the first save (a link that fails if
- * the name exists: two runs started in the same second get two files);
- * the file is rewritten after every job, so a crash loses at most the job
- * in flight.
- */
-struct saver {
-	int	dfd;			/* DIR/<label>, opened without following a symlink */
-	char	stem[160];		/* <start time>-<job file> */
-	char	name[NAME_MAX + 1];	/* the file's name in dfd */
-	char	dir[PATH_MAX - 256];	/* DIR/<label>, for the messages */
-	char	path[PATH_MAX];		/* DIR/<label>/name, for the messages */
-	bool	claimed;
-	int	saved;			/* results in the file (the last save that worked) */
-	char	err[PATH_MAX + 128];	/* why the last save failed, or "" */
-};
-
-/* 0, or -1 with sv->err */
-static int saver_init(struct saver *sv, const struct run_opts *o, const char *started,
-		      const char *base)
-{
-	char ts[32];
-	int k = 0, e;
-
-	for (const char *p = started; *p && k < (int)sizeof(ts) - 1; p++)
-		if (*p != '-' && *p != ':')
-			ts[k++] = *p;	/* 2026-12-01T12:00:00Z -> 20261201T120000Z */
-	ts[k] = 0;
-	memset(sv, 0, sizeof(*sv));
-	/* check_outdir made sure that these fit */
-	snprintf(sv->stem, sizeof(sv->stem), "%s-%s", ts, base);
-	snprintf(sv->dir, sizeof(sv->dir), "%s/%s", o->outdir, o->label);
-	sv->dfd = pb_subdir_open(o->outdir, o->label);
-	if (sv->dfd >= 0)
-		return 0;
-	e = errno;
-	snprintf(sv->err, sizeof(sv->err), e == ELOOP ? "%s: a symbolic link: results are "
-		 "not written through one" : "cannot open %s: %s", sv->dir, strerror(e));
-	return -1;
-}
-
-/*
- * Save the run as it is (signals held off meanwhile: a Ctrl-C lands after
- * the file is whole).  *text, when asked, gets the JSON even when the save
- * fails.  0, or -1 with sv->err.
- */
-static int save_run(struct saver *sv, const struct pb_run *run, char **text)
-{
-	json_t *j = pb_run_json(run);
-	sigset_t block, old;
-	char *s;
-	int rc = -1;
-
-	add_peers(run, j);
-	s = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-	json_decref(j);
-	if (!s) {
-		snprintf(sv->err, sizeof(sv->err), "cannot write %s.json: %s", sv->stem,
-			 strerror(ENOMEM));
-		return -1;
-	}
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	if (sv->claimed) {
-		rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, false, sv->err,
-				     sizeof(sv->err));
-	} else {
-		for (int n = 1; n < 1000; n++) {
-			if (n == 1)
-				snprintf(sv->name, sizeof(sv->name), "%s.json", sv->stem);
-			else
-				snprintf(sv->name, sizeof(sv->name), "%s-%d.json", sv->stem, n);
-			snprintf(sv->path, sizeof(sv->path), "%s/%s", sv->dir, sv->name);
-			rc = pb_file_save_at(sv->dfd, sv->name, sv->path, s, true, sv->err,
-					     sizeof(sv->err));
-			if (rc != -EEXIST)
-				break;
-		}
-		if (rc == -EEXIST)
-			snprintf(sv->err, sizeof(sv->err), "cannot create %s: 999 names taken",
-				 sv->path);
-		sv->claimed = !rc;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (!rc)
-		*sv->err = 0, sv->saved = run->nr;
-	else
-		rc = -1;
-	if (text)
-		*text = s;
-	else
-		free(s);
-	return rc;
-}
-
-/* "pingpong same-cpu, pingpong same-core (round 2)": results [from, to) */
-static void list_results(const struct pb_run *run, int from, int to, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	*buf = 0;
-	for (int i = from; i < to && off < len; i++) {
-		const struct pb_result *r = &run->results[i];
-		char round[24] = "";
-
-		if (r->round)
-			snprintf(round, sizeof(round), " (round %d)", r->round);
-		off += (size_t)snprintf(buf + off, len - off, "%s%s %s%s", i > from ? ", " : "",
-					r->job->name, r->placement, round);
-	}
-	if (off >= len && len > 4)
-		snprintf(buf + len - 4, 4, "...");
-	pb_str_clean(buf);
-}
-
-/*
- * The last save failed: say once what the file kept (an earlier save of
- * this run, which says finished: null) and what is lost.
- */
-static void say_lost(const struct saver *sv, const struct pb_run *run)
-{
-	char kept[512], lost[512];
-
-	list_results(run, sv->saved, run->nr, lost, sizeof(lost));
-	if (!sv->claimed || !sv->saved) {
-		pb_say(stderr, "pinbench: results not saved: %s (%d job result%s lost: %s)\n",
-		       sv->err, run->nr, run->nr == 1 ? "" : "s", lost);
-		return;
-	}
-	list_results(run, 0, sv->saved, kept, sizeof(kept));
-	pb_say(stderr, "pinbench: results saved only in part: %s keeps %d of %d job results "
-	       "(%s) as the run stood then (its finished is null); lost: %s: %s\n", sv->path,
-	       sv->saved, run->nr, kept, lost, sv->err);
-}
-
-/* Is there anything to keep: a job that ended, or a repeat that finished? */
-static bool worth_saving(const struct pb_run *run)
-{
-	for (int i = 0; i < run->nr; i++)
-		if (run->results[i].status != PB_INTERRUPTED || run->results[i].nr_reps)
-			return true;
-	return false;
 }
 
 static void file_base(const char *path, char *buf, size_t len)
@@ -700,531 +314,51 @@ static void file_base(const char *path, char *buf, size_t len)
 		buf[n - 4] = 0;
 }
 
-static void print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f)
-{
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-		char reason[256];
-
-		char count[64] = "", err[PB_ERR_MAX];
-		struct pb_evlist ev;
-		long ops;
-		double cs = pb_job_count_window(j, &ops);
-		bool first = !pb_evlist_build(&ev, j->events, err, sizeof(err)) &&
-			     pb_job_counts_first(j, &ev);
-
-		if (strcmp(j->events, "none") && !j->counting_inline)
-			snprintf(count, sizeof(count), ", each counter pass 1 x %g %s%s",
-				 ops ? (double)ops : cs, ops ? "ops" : "s",
-				 first ? " in the warm-up" : "");
-		if (j->loops)
-			fprintf(f, "%s (%s): %d x %ld ops%s%s", j->name, j->bench->name,
-				j->repeats, j->loops, count, j->threads ? ", threads" : "");
-		else
-			fprintf(f, "%s (%s): %d x %g s%s%s", j->name, j->bench->name,
-				j->repeats, j->duration, count, j->threads ? ", threads" : "");
-		if (j->rounds > 1)
-			fprintf(f, ", %d rounds (shuffled)", j->rounds);
-		fputc('\n', f);
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			const char *pl = j->nr_placements ? j->placements[p] : NULL;
-			int *cpus, n = pb_plan_cpus(t, j, pl, &cpus, reason, sizeof(reason));
-
-			fprintf(f, "  %-12s ", pl ? pl : "cpus");
-			if (n <= 0 && pl)
-				fprintf(f, "skipped: %s", reason);
-			for (int k = 0; k < n; k++)
-				fprintf(f, "%s%d", k ? "," : "", cpus[k]);
-			fputc('\n', f);
-			free(cpus);
-		}
-	}
-}
-
-/* The first CPU the run will use: where the observer loop runs. */
-static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
-{
-	char reason[256];
-
-	for (int i = 0; i < js->nr; i++) {
-		const struct pb_job *j = &js->jobs[i];
-
-		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
-			int *cpus, n = pb_plan_cpus(t, j, j->nr_placements ? j->placements[p] :
-						    NULL, &cpus, reason, sizeof(reason));
-			int c = n > 0 ? cpus[0] : -1;
-
-			free(cpus);
-			if (c >= 0)
-				return c;
-		}
-	}
-	return -1;
-}
-
-/* What is recorded once per run: environment, nominal clock, observer start. */
-static void run_begin(struct pb_run *run, const struct pb_jobset *js)
-{
-	struct pb_env env;
-	char err[256];
-
-	run->obs_cpu = first_cpu(run->topo, js);
-	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
-	if (!pb_env_collect(&env, err, sizeof(err))) {
-		run->environment = pb_env_json(&env);
-		pb_env_anomalies(&env, pb_perf_privileged(), &run->anomalies);
-		pb_env_free(&env);
-	}
-	if (run->obs_cpu >= 0 &&
-	    pb_observer_time(run->obs_cpu, &run->obs_start_s, err, sizeof(err)))
-		run->obs_cpu = -1;
-}
-
-static void run_end(struct pb_run *run)
-{
-	char err[256];
-
-	if (run->obs_cpu < 0)
-		return;
-	double again[PB_OBSERVER_RETRIES];
-	int nr = 0;
-
-	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
-		run->obs_end_s = 0;
-		return;
-	}
-	if (run->obs_end_s > run->obs_start_s * (1 + pb_observer_max(&run->nominal)))
-		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
-					 PB_CONFIRM_SPAN_S);
-	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
-			  &run->nominal, &run->anomalies);
-}
-
-static void print_run_anomalies(const struct pb_run *run, FILE *f)
-{
-	for (int k = 0; k < run->anomalies.nr; k++) {
-		const struct pb_anomaly *a = &run->anomalies.v[k];
-
-		if (a->sev == PB_SEV_INFO)
-			continue;
-		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
-			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
-			*a->advice ? " -- " : "", a->advice);
-	}
-}
-
-/* "45 s", "2 min 05 s", "1 h 20 min". */
-static void dur_text(double s, char *buf, size_t len)
-{
-	long x = s > 0 ? (long)(s + 0.5) : 0;
-
-	if (x < 120)
-		snprintf(buf, len, "%ld s", x);
-	else if (x < 3600)
-		snprintf(buf, len, "%ld min %02ld s", x / 60, x % 60);
-	else
-		snprintf(buf, len, "%ld h %02ld min", x / 3600, (x % 3600 + 30) / 60);
-}
-
-/*
- * Which window of the job runs (the w-th, from 0): "repeat 2 of 3" of the
- * timing pass, "counter pass 1 of 2" after it (or before it, in the
- * warm-up: counts_first); counting=inline: "counter pass 1 of 2, repeat 2
- * of 3".
- */
-static void window_text(const struct pb_progress *pg, int w, char *buf, size_t len)
-{
-	int r = pg->repeats > 0 ? pg->repeats : 1, pass;
-
-	if (pg->timing && pg->counts_first) {	/* a window a pass, then the metric's */
-		if (w < pg->passes)
-			snprintf(buf, len, "counter pass %d of %d (warm-up)", w + 1, pg->passes);
-		else
-			snprintf(buf, len, "repeat %d of %d", w - pg->passes + 1 < r ?
-				 w - pg->passes + 1 : r, r);
-		return;
-	}
-	if (pg->timing && w < r) {		/* the metric's windows, then a window a pass */
-		snprintf(buf, len, "repeat %d of %d", w + 1, r);
-		return;
-	}
-	if (pg->timing) {
-		pass = w - r;
-		snprintf(buf, len, "counter pass %d of %d", pass < pg->passes ? pass + 1 :
-			 pg->passes, pg->passes);
-		return;
-	}
-	pass = w / r;		/* counting=inline: pass 0 is the metric's */
-	snprintf(buf, len, "counter pass %d of %d, repeat %d of %d",
-		 pass < pg->passes ? pass + 1 : pg->passes, pg->passes, w % r + 1, r);
-}
-
-/*
- * The progress line on stderr, when it is a terminal: "job 2 of 6: pipe
- * same-cpu: counter pass 1 of 1, repeat 2 of 3; about 1 min 20 s left",
- * the time left being what is planned for the rest of this job (at least
- * 0) and for the jobs after it.
- */
-static void show_progress(const struct pb_progress *pg, const char *job, const char *pl,
-			  int done, int total)
-{
-	static int tty = -1;
-	char win[96], left[32], round[32] = "";
-	double job_left = pg->job_s - (pb_mono_s() - pg->started);
-
-	if (tty < 0)
-		tty = isatty(2);
-	if (!tty)
-		return;
-	if (done < 0) {
-		fprintf(stderr, "\r\033[K");
-		return;
-	}
-	window_text(pg, done < total ? done : total - 1, win, sizeof(win));
-	dur_text((job_left > 0 ? job_left : 0) + pg->rest_s, left, sizeof(left));
-	if (pg->rounds > 1)
-		snprintf(round, sizeof(round), "round %d of %d, ", pg->round, pg->rounds);
-	fputs("\r\033[K", stderr);	/* the one escape: ours, on a terminal */
-	pb_say(stderr, "%sjob %d of %d: %s %s: %s; about %s left", round, pg->job, pg->jobs, job,
-	       pl, win, left);
-}
-
-/*
- * --dry-run: the planned wall time of js; its seconds, or -1 when its
- * events do not build (check_run() has said why already).
- */
-static double print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f)
-{
-	struct pb_evlist *evl = calloc(js->nr ? js->nr : 1, sizeof(*evl));
-	char d[32];
-	int cells;
-	double sum;
-
-	if (!evl || check_jobs(js, evl)) {
-		free(evl);
-		return -1;
-	}
-	sum = pb_plan_s(t, js, evl, &cells);
-	dur_text(sum, d, sizeof(d));
-	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
-		"short window per counter pass not in the warm-up, + %.1f s each)\n", d, cells,
-		cells == 1 ? "" : "s", PB_JOB_OVERHEAD_S);
-	free(evl);
-	return sum;
-}
-
-/*
- * Lock the CPUs of job j at w, as the plan resolved them (see cpulock.h).  Without --wait,
- * CPUs another process holds (another pinbench measuring) are said on
- * stderr and go into held[]; with it, we try again every 100 ms until
- * they are free, at most o->wait_s.  A lock folder that cannot be used is
- * said once per run.  -EINTR when a wait was interrupted, -ETIMEDOUT with
- * why when the CPUs were still held at the limit.
- */
-static int lock_job(const struct run_opts *o, const struct pb_job *j,
-		    const struct pb_where *w, struct pb_cpulock *l,
-		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
-{
-	static bool said;
-	char err[PATH_MAX + 64], who[128];
-	const int *cpus = w->cpus;
-	int n = w->n, rc;
-
-	*nheld = 0;
-	memset(l, 0, sizeof(*l));
-	if (n <= 0)
-		return 0;
-	rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
-	if (!rc && *nheld && o->wait) {
-		double end = pb_mono_s() + o->wait_s;
-
-		pb_cpu_holder_text(&held[0], who, sizeof(who));
-		pb_say(stderr, "pinbench: %s: waiting for CPU %d, held by %s (at most %g s: "
-		       "--wait-timeout)\n", j->name, held[0].cpu, who, o->wait_s);
-		while (!rc && *nheld && !pb_interrupted && pb_mono_s() < end) {
-			pb_cpulock_release(l);
-			usleep(100 * 1000);
-			rc = pb_cpulock_take(l, cpus, n, held, 8, nheld, err, sizeof(err));
-		}
-		if (pb_interrupted) {
-			pb_cpulock_release(l);
-			rc = -EINTR;
-		} else if (!rc && *nheld) {
-			pb_cpulock_release(l);
-			pb_cpu_holder_text(&held[0], who, sizeof(who));
-			snprintf(why, wlen, "CPU %d still held by %s after --wait-timeout %g s",
-				 held[0].cpu, who, o->wait_s);
-			rc = -ETIMEDOUT;
-		}
-	}
-	if (rc == -1 && !said) {
-		said = true;
-		pb_say(stderr, "pinbench: %s; runs are not kept apart\n", err);
-	}
-	for (int k = 0; rc >= -1 && k < *nheld; k++) {
-		pb_cpu_holder_text(&held[k], who, sizeof(who));
-		pb_say(stderr, "pinbench: %s: CPU %d is held by %s; running anyway "
-		       "(--wait waits)\n", j->name, held[k].cpu, who);
-	}
-	return rc < -1 ? rc : 0;
-}
-
-/* The job shared its CPUs with another pinbench: say so in the result. */
-static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
-{
-	char cpus[128] = "", who[128];
-	size_t k = 0;
-
-	if (!nheld)
-		return;
-	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
-		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
-	pb_cpu_holder_text(&held[0], who, sizeof(who));
-	pb_anomaly_add(&r->anomalies, PB_AN_SHARED_CPUS, PB_SEV_DEFAULT,
-		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
-		       "the lock of CPU %s was held by %s when this job began", cpus, who);
-}
-
-/* Run one job at one placement (w) into r, its CPUs locked meanwhile. */
-static void run_one(const struct run_opts *o, const struct pb_topo *t,
-		    const struct pb_job *j, const struct pb_where *w,
-		    const struct pb_evlist *evl, const struct pb_nominal *nom,
-		    const struct pb_progress *pg, struct pb_result *r)
-{
-	struct pb_cpu_holder held[8];
-	struct pb_cpulock l;
-	char why[sizeof(r->reason)];
-	int nheld, rc = lock_job(o, j, w, &l, held, &nheld, why, sizeof(why));
-
-	if (rc == -EINTR || rc == -ETIMEDOUT) {
-		memset(r, 0, sizeof(*r));
-		r->job = j;
-		r->evl = *evl;
-		r->other_frac = -1;
-		if (j->bench->metric_for)	/* a saved job names its metric */
-			j->bench->metric_for(j->opts, &r->metric);
-		else
-			r->metric = j->bench->metric;
-		snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
-		r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
-		snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
-			 "interrupted while waiting for its CPUs" : why);
-		return;
-	}
-	pb_run_job(t, j, w, evl, nom, pg, r);
-	pb_cpulock_release(&l);
-	mark_shared(r, held, nheld);
-}
-
-/* Did the interrupt cut anything: a job in flight, or jobs not run? */
-static bool run_cut(const struct pb_run *run)
-{
-	if (run->nr < run->planned)
-		return true;
-	for (int i = 0; i < run->nr; i++)
-		if (run->results[i].status == PB_INTERRUPTED)
-			return true;
-	return false;
-}
-
-/* --dry-run with rounds: the order each round will run in, from the seed. */
-static void print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
-{
-	struct pb_cell *cells, *order;
-	uint64_t rng = seed;
-	int nr, rounds = pb_plan_cells(js, &cells, &nr);
-
-	order = calloc(nr ? nr : 1, sizeof(*order));
-	if (rounds > 1 && cells && order) {
-		fprintf(f, "order (seed %lu):\n", seed);
-		for (int r = 1; r <= rounds; r++) {
-			int n = pb_plan_round(js, cells, nr, r, rounds, &rng, order);
-
-			fprintf(f, "  round %d:", r);
-			for (int k = 0; k < n; k++) {
-				const char *pl = pb_cell_placement(js, order[k]);
-
-				fprintf(f, " %s/%s", js->jobs[order[k].job].name, pl ? pl : "cpus");
-			}
-			fputc('\n', f);
-		}
-	}
-	free(cells);
-	free(order);
-}
-
-/* How many cells of order[k]'s job end at k (in one round they run in a row). */
-static int count_job(const struct pb_cell *order, int k)
-{
-	int n = 1;
-
-	while (k - n >= 0 && order[k - n].job == order[k].job)
-		n++;
-	return n;
-}
-
-static int result_order(const void *a, const void *b)
-{
-	const struct pb_result *x = a, *y = b;
-	int c;
-
-	if (x->job != y->job)
-		return x->job < y->job ? -1 : 1;
-	c = strcmp(x->placement, y->placement);
-	return c ? c : x->round - y->round;
-}
-
-/* The tables of results [from, to), in job order (a shuffled round too). */
-static void print_results(const struct run_opts *o, const struct pb_run *run, int from,
-			  int to)
-{
-	struct pb_run view = *run;
-	struct pb_result *sel;
-
-	if (o->quiet || o->json || to <= from)
-		return;
-	sel = malloc((size_t)(to - from) * sizeof(*sel));
-	if (!sel)
-		return;
-	memcpy(sel, run->results + from, (size_t)(to - from) * sizeof(*sel));
-	if (run->rounds > 1) {
-		qsort(sel, (size_t)(to - from), sizeof(*sel), result_order);
-		printf("\nround %d of %d\n", sel[0].round, run->rounds);
-	}
-	view.results = sel;
-	view.nr = to - from;
-	pb_run_print_text(&view, stdout);
-	fflush(stdout);
-	free(sel);
-}
 
 /*
  * Run every job of one job file (or the ad-hoc job), saving the result
- * file after each; returns 0, 1 or 2.
+ * file after each (core/execute.c); returns 0, 1 or 2.
  */
 static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		      const char *config, struct pb_jobset *js)
 {
 	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
 	struct pb_run run = { .label = o->label, .config = config,
-			      .cmdline = o->cmdline, .topo = t };
-	char path[PATH_MAX], base[128], said[64][96];
-	struct saver sv = { .dfd = -1 };
-	struct pb_cell *cells = NULL, *order = NULL;
-	uint64_t rng = o->seed_value;
-	char *text = NULL;
-	int nsaid = 0, failed = 0, rc, nr_cells = 0;
-	double rest_s;
+			      .cmdline = o->cmdline, .topo = t, .seed = o->seed_value };
+	struct run_show x = { .o = o, .sv = { .dfd = -1 } };
+	struct pb_exec_ops ops;
+	const struct pb_exec_opts eo = { .wait = o->wait, .wait_s = o->wait_s };
+	struct pb_exec_status st;
+	char path[PATH_MAX], base[128];
+	int rc = 2;
 
 	if (!evl)
 		return 2;
+	run_show_ops(&x, &ops);
 	pb_runner_set_remote(&pb_peer_ops);	/* peer=: the client is net/'s */
 	if (pb_probe_inject_check(path, sizeof(path))) {
 		pb_say(stderr, "pinbench: %s\n", path);
 		free(evl);
 		return 2;
 	}
-	rc = check_jobs(js, evl);
-	if (rc)
+	if (run_check_events(js, evl))
 		goto out;
-	run.rounds = pb_plan_cells(js, &cells, &nr_cells);
-	for (int c = 0; c < nr_cells; c++)
-		run.planned += js->jobs[cells[c].job].rounds;
-	run.results = calloc(run.planned ? run.planned : 1, sizeof(*run.results));
-	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
-	if (!run.results || !order || !cells) {
-		rc = 2;
-		goto out;
-	}
-	run.seed = o->seed_value;
 	file_base(config ? config : "bench", base, sizeof(base));
 	if (!config)
 		snprintf(base, sizeof(base), "bench-%s", js->jobs[0].bench->name);
 	iso_now(run.started, sizeof(run.started), "%Y-%m-%dT%H:%M:%SZ");
-	if (saver_init(&sv, o, run.started, base)) {
-		pb_say(stderr, "pinbench: %s\n", sv.err);
-		rc = 2;
+	if (pb_saver_init(&x.sv, o->outdir, o->label, run.started, base)) {
+		pb_say(stderr, "pinbench: %s\n", x.sv.err);
 		goto out;
 	}
-	run_begin(&run, js);
-	rest_s = pb_plan_s(t, js, evl, NULL);
-	for (int round = 1; round <= run.rounds && !pb_interrupted; round++) {
-		int n = pb_plan_round(js, cells, nr_cells, round, run.rounds, &rng, order);
-		int from = run.nr;
-
-		for (int k = 0; k < n && !pb_interrupted; k++) {
-			const struct pb_job *j = &js->jobs[order[k].job];
-			struct pb_result *r = &run.results[run.nr++];
-			const struct pb_evlist *ev = &evl[order[k].job];
-			struct pb_where w;
-			struct pb_progress pg;
-
-			pb_plan_where(t, j, pb_cell_placement(js, order[k]), &w);
-			pg = (struct pb_progress){ .show = o->quiet ? NULL : show_progress,
-						   .job = run.nr, .jobs = run.planned,
-						   .round = round, .rounds = run.rounds,
-						   .repeats = j->repeats, .timing = !ev->nr ||
-						   !j->counting_inline, .passes = ev->nr ?
-						   (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
-						   .counts_first = pb_job_counts_first(j, ev),
-						   .job_s = pb_where_s(j, &w, ev),
-						   .started = pb_mono_s() };
-
-			rest_s -= pg.job_s;
-			pg.rest_s = rest_s > 0 ? rest_s : 0;
-			run_one(o, t, j, &w, ev, &run.nominal, &pg, r);
-			pb_where_free(&w);
-			r->round = run.rounds > 1 ? round : 0;
-			say_unsupported(r, said, &nsaid);
-			failed |= r->status == PB_FAILED;
-			if (worth_saving(&run))	/* a failure: the next save tries again */
-				save_run(&sv, &run, NULL);
-			/* one round: each job's table once its placements are done */
-			if (run.rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job))
-				print_results(o, &run, run.nr - count_job(order, k), run.nr);
-		}
-		if (run.rounds > 1)
-			print_results(o, &run, from, run.nr);
-	}
-	run_end(&run);
-	iso_now(run.finished, sizeof(run.finished), "%Y-%m-%dT%H:%M:%SZ");
-	if (!o->quiet && !o->json) {
-		pb_run_print_sweeps(&run, stdout);
-		if (run.rounds > 1)
-			pb_run_print_rounds(&run, stdout);
-		print_run_anomalies(&run, stdout);
-	}
-	rc = failed;
-	if (!worth_saving(&run)) {
-		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
-			"nothing saved\n");
-		rc = 1;
-		goto out;
-	}
-	if (save_run(&sv, &run, &text)) {
-		say_lost(&sv, &run);
-		rc = 1;
-	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", sv.path);
-	}
-	if (o->json && text)		/* saved or not: what was asked for */
-		fputs(text, stdout), fputc('\n', stdout);
-	if (run_cut(&run)) {		/* saved: only if the last save worked */
-		pb_say(stderr, "pinbench: interrupted%s\n", *sv.err ? "" :
-		       "; what finished is saved");
-		rc = 1;
-	}
+	if (pb_execute(&eo, js, evl, &ops, &run, &st, path, sizeof(path)))
+		pb_say(stderr, "pinbench: %s\n", path);
+	else
+		rc = run_said(&x, &run, &st);
 out:
-	if (sv.dfd >= 0)
-		close(sv.dfd);
-	free(text);
-	free(cells);
-	free(order);
-	for (int i = 0; i < run.nr; i++)
-		pb_result_free(&run.results[i]);
-	free(run.results);
-	json_decref(run.environment);
-	pb_anomalies_free(&run.anomalies);
+	pb_saver_close(&x.sv);
+	free(x.text);
+	pb_run_free(&run);
 	free(evl);
 	return rc;
 }
@@ -1271,7 +405,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			goto out;
 		}
 	}
-	rc = check_run(o, t, sets, n);
+	rc = run_check(o, t, sets, n);
 	if (rc)
 		goto out;
 	if (o->dry_run) {
@@ -1279,11 +413,11 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 		char d[32];
 
 		for (int i = 0; i < n; i++) {
-			print_plan(t, &sets[i], stdout);
-			print_order(&sets[i], o->seed_value, stdout);
-			total += print_planned(t, &sets[i], stdout);
+			run_print_plan(t, &sets[i], stdout);
+			run_print_order(&sets[i], o->seed_value, stdout);
+			total += run_print_planned(t, &sets[i], stdout);
 		}
-		dur_text(total, d, sizeof(d));
+		run_dur_text(total, d, sizeof(d));
 		if (n > 1)
 			printf("planned wall time of the %d job files: %s\n", n, d);
 		goto out;
@@ -1365,10 +499,10 @@ int cmd_bench(int argc, char **argv)
 		pb_say(stderr, "pinbench bench: %s\n", err);
 		goto out_topo;
 	}
-	rc = check_run(&o, t, &js, 1);
+	rc = run_check(&o, t, &js, 1);
 	if (!rc && o.dry_run) {
-		print_plan(t, &js, stdout);
-		print_planned(t, &js, stdout);
+		run_print_plan(t, &js, stdout);
+		run_print_planned(t, &js, stdout);
 	} else if (!rc) {
 		install_signals();
 		rc = run_jobset(&o, t, NULL, &js);
@@ -1381,152 +515,32 @@ out:
 	return rc;
 }
 
-static void list_keys(const struct pb_key *k, FILE *f)
+int run_nightly(const struct pb_nightly_opts *n)
 {
-	char d[64];
+	const struct run_nightly *rn = n->ctx;
+	struct run_opts o;
+	struct run_ctx x = { .o = &o, .cmd = "run" };
+	struct pb_topo *t = NULL;
+	char *file = (char *)n->jobfile;
+	int rc = 2;
 
-	for (; k->name; k++) {
-		if (k->flags & PB_KEY_HIDDEN)
-			continue;
-		pb_key_describe(k, d, sizeof(d));
-		fprintf(f, "    %-11s %-22s default %-10s %s\n", k->name, d,
-			k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
+	run_defaults(&o);
+	o.cmdline = rn->cmdline ? strdup(rn->cmdline) : NULL;
+	o.outdir = n->history;
+	o.label = n->label;
+	for (int i = 0; i < rn->nr; i++) {
+		const struct pb_opt opt = { .name = rn->fwd[i].name };
+
+		o.quiet |= !opt.name;
+		if (opt.name && (strcmp(opt.name, "set") ? opt_over : opt_set)(&x, &opt,
+				  rn->fwd[i].arg) != PB_OPTS_OK)
+			goto out;
 	}
-}
-
-static json_t *keys_json(const struct pb_key *k)
-{
-	json_t *a = json_array();
-	char d[64];
-
-	for (; k->name; k++) {
-		if (k->flags & PB_KEY_HIDDEN)
-			continue;
-		pb_key_describe(k, d, sizeof(d));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name,
-			"type", d, "default", k->def ? k->def : "", "help", k->help ? k->help : ""));
-	}
-	return a;
-}
-
-/*
- * The metrics a workload reports: its metric, or, when it depends on the
- * keys (metric_for), each distinct one with the enum choice that gives it
- * ("pattern=stream"), the other keys at their defaults.
- */
-static json_t *metrics_json(const struct pb_bench *b)
-{
-	json_t *a = json_array();
-	void *def = calloc(1, b->opts_size ? b->opts_size : 1);
-	void *o = calloc(1, b->opts_size ? b->opts_size : 1);
-	char err[256], when[128];
-
-	if (!def || !o || !b->metric_for) {
-		const struct pb_metric *m = &b->metric;
-
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:n}", "name", m->name,
-			"unit", m->unit, "better", m->lower_better ? "lower" : "higher", "when"));
-		goto out;
-	}
-	for (const struct pb_key *k = b->keys; k->name; k++)
-		if (k->def)
-			pb_key_parse(k, k->def, def, err, sizeof(err));
-	for (const struct pb_key *k = b->keys; k->name; k++) {
-		const char *c = k->choices;
-
-		while (k->type == PB_T_ENUM && !(k->flags & PB_KEY_HIDDEN) && c && *c) {
-			size_t n = strcspn(c, "|");
-			struct pb_metric m;
-			json_t *v;
-			size_t i;
-			bool seen = false;
-
-			memcpy(o, def, b->opts_size);
-			snprintf(when, sizeof(when), "%.*s", (int)n, c);
-			pb_key_parse(k, when, o, err, sizeof(err));
-			b->metric_for(o, &m);
-			json_array_foreach(a, i, v)
-				seen |= !strcmp(json_string_value(json_object_get(v, "name")), m.name);
-			snprintf(when, sizeof(when), "%s=%.*s", k->name, (int)n, c);
-			if (!seen)
-				json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "name",
-					m.name, "unit", m.unit, "better",
-					m.lower_better ? "lower" : "higher", "when", when));
-			c += n + (c[n] == '|');
-		}
+	if (load_topo(&o, &t, "run") < 0) {
+		rc = run_files(&o, t, 1, &file);
+		pb_topo_free(t);
 	}
 out:
-	free(def);
-	free(o);
-	return a;
-}
-
-/* "rtt (µs, lower is better) with pattern=pingpong; throughput (...) with ..." */
-static void metrics_text(const struct pb_bench *b, char *buf, size_t len)
-{
-	json_t *a = metrics_json(b), *v;
-	size_t i, off = 0;
-
-	buf[0] = 0;
-	json_array_foreach(a, i, v) {
-		const char *when = json_string_value(json_object_get(v, "when"));
-
-		if (off < len)
-			off += (size_t)snprintf(buf + off, len - off, "%s%s (%s, %s is better)%s%s",
-				i ? "; " : "", json_string_value(json_object_get(v, "name")),
-				json_string_value(json_object_get(v, "unit")),
-				json_string_value(json_object_get(v, "better")),
-				when ? " with " : "", when ? when : "");
-	}
-	json_decref(a);
-}
-
-int cmd_list(int argc, char **argv)
-{
-	bool json = argc > 1 && (!strcmp(argv[1], "--format=json") ||
-				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
-	json_t *a = json_array();
-	char mt[512];
-
-	if (argc > 1 && !json) {
-		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: pinbench list [--format text|json]\n");
-		json_decref(a);
-		return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
-	}
-	for (int i = 0; pb_benches[i]; i++) {
-		const struct pb_bench *b = pb_benches[i];
-		struct pb_metric m = b->metric;
-
-		if (json) {
-			json_array_append_new(a, json_pack("{s:s, s:s, s:[s, s*], s:{s:s, s:s, s:s}, s:o}",
-				"name", b->name, "summary", b->summary, "roles", b->roles[0],
-				b->shape == PB_SHAPE_PAIR ? b->roles[1] : NULL,
-				"metric", "name", m.name, "unit", m.unit,
-				"better", m.lower_better ? "lower" : "higher",
-				"keys", keys_json(b->keys)));
-			json_object_set_new(json_array_get(a, json_array_size(a) - 1), "metrics",
-					    metrics_json(b));
-			continue;
-		}
-		metrics_text(b, mt, sizeof(mt));
-		printf("%s - %s\n  roles: %s%s%s; metric: %s\n", b->name,
-		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
-		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", mt);
-		list_keys(b->keys, stdout);
-	}
-	if (json) {
-		json_t *o = json_pack("{s:s, s:o, s:o}", "schema", PB_SCHEMA_LIST,
-				      "benches", a, "common_keys",
-				      keys_json(pb_common_keys));
-
-		json_dumpf(o, stdout, JSON_INDENT(1));
-		fputc('\n', stdout);
-		json_decref(o);
-		return 0;
-	}
-	json_decref(a);
-	printf("keys of every workload:\n");
-	list_keys(pb_common_keys, stdout);
-	return 0;
+	free_opts(&o);
+	return rc;
 }

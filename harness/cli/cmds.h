@@ -33,4 +33,24 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who);
  */
 int pb_cli_allow_check(const char *allow, const char *who);
 
+/* "pinbench WORD...": a command line as given (cmd_run.c), to free. */
+char *pb_cli_cmdline(int argc, char **argv);
+
+/* Shared by nightly and run (cmd_run.c): what nightly passes on to the run. */
+struct pb_nightly_opts;
+struct run_nightly {
+	char		*cmdline;	/* nightly's, as given: saved in the result */
+	struct {
+		const char	*name;	/* run's option without "--"; NULL: -q */
+		const char	*arg;
+	}		fwd[32];
+	int		nr, words;	/* options in fwd, and their words */
+};
+/*
+ * The job file's run as nightly asks for it (n->ctx: a struct
+ * run_nightly), as `pinbench run -o HISTORY --label LABEL [OPTIONS]
+ * JOBFILE` runs it: its exit code.
+ */
+int run_nightly(const struct pb_nightly_opts *n);
+
 #endif

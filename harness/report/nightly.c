@@ -2,7 +2,8 @@
 /*
  * nightly.c - the steps of `pinbench nightly JOBFILE --history DIR` (its
  * options, messages and exit code are cli/cmd_nightly.c's): run the job
- * file (pinbench run -o DIR --label <kernel release>: the result lands in
+ * file (the run engine, as `pinbench run -o DIR --label <kernel release>`
+ * runs it, through the function cli hands in: the result lands in
  * DIR/<release>/), find the newest earlier kernel in DIR that ran the
  * same job file, and write report.md and the plots into the run's folder.
  */
@@ -137,7 +138,7 @@ static void mask_signals(int how, sigset_t *old)
 	sigprocmask(how, how == SIG_BLOCK ? &set : old, how == SIG_BLOCK ? old : NULL);
 }
 
-/* In the child, before exec: the stop signals as they were before nightly. */
+/* In the child: the stop signals as they were before nightly. */
 static void restore_signals(const sigset_t *old)
 {
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
@@ -145,47 +146,57 @@ static void restore_signals(const sigset_t *old)
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
+/* In the child: the run (n->run), or the stand-in exec'd; does not return. */
+static int run_in_child(const struct pb_nightly_opts *n, const char *standin, int fd)
+{
+	char *argv[] = { (char *)standin, (char *)n->history, (char *)n->label,
+			 (char *)n->jobfile, NULL };
+	int e, rc;
+
+	if (!standin) {
+		rc = n->run ? n->run(n) : 2;
+		fflush(NULL);
+		_exit(rc);
+	}
+	execv(standin, argv);
+	e = errno;
+	if (write(fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
 /*
- * Run `pinbench run`: its exit code, 2 when it died (or a stop signal came
- * before it started: not started then), or -1 with err when it could not
- * be started (the child sends execv's errno back on a pipe that a
- * successful exec closes).  Its stdout and stderr go to qout and qerr when
- * they are not NULL.  A stop signal is passed on to it (on_signal) and it
- * is waited for.
+ * Run the job file (n->run: cli's, the run engine): its exit code, 2 when
+ * it died (or a stop signal came before it started: not started then), or
+ * -1 with err when it could not be started.  Its stdout and stderr go to
+ * qout and qerr when they are not NULL.  A stop signal is passed on to it
+ * (on_signal) and it is waited for.  $PINBENCH_RUN_STANDIN (for the
+ * tests) is a program run instead, as PROG HISTORY LABEL JOBFILE; exec's
+ * errno comes back on a pipe that a successful exec closes.
  */
 static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, char *err,
 		     size_t len)
 {
-	const char *self = getenv("PINBENCH_SELF");
-	char *argv[PB_NIGHTLY_MAX_ARGS + 10];
-	int i, a = 0, status, e = 0, fd[2];
+	const char *standin = getenv("PINBENCH_RUN_STANDIN");
+	int status, e = 0, fd[2];
 	sigset_t old;
 	ssize_t got;
 	pid_t pid, w;
 
-	self = self && *self ? self : "/proc/self/exe";
-	argv[a++] = (char *)"pinbench";
-	argv[a++] = (char *)"run";
-	argv[a++] = (char *)"-o";
-	argv[a++] = (char *)n->history;
-	argv[a++] = (char *)"--label";
-	argv[a++] = (char *)n->label;
-	for (i = 0; i < n->nr_fwd; i++)
-		argv[a++] = n->fwd[i];
-	argv[a++] = (char *)n->jobfile;
-	argv[a] = NULL;
+	standin = standin && *standin ? standin : NULL;
 	fflush(NULL);
 	if (pipe2(fd, O_CLOEXEC))
-		return pb_errf(err, len, errno, "cannot run %s", self);
+		return pb_errf(err, len, errno, "cannot run %s", n->jobfile);
 	/* the pid is known to on_signal before any signal is taken */
 	mask_signals(SIG_BLOCK, &old);
+	/* a process of its own: a crash of the run or its roles leaves nightly standing */
 	pid = got_signal ? -1 : fork();
 	if (pid < 0) {		/* or stopped before the run began */
 		e = errno;
 		mask_signals(SIG_SETMASK, &old);
 		close(fd[0]);
 		close(fd[1]);
-		return got_signal ? 2 : pb_errf(err, len, e, "cannot run %s", self);
+		return got_signal ? 2 : pb_errf(err, len, e, "cannot run %s", n->jobfile);
 	}
 	if (pid == 0) {
 		restore_signals(&old);
@@ -194,11 +205,7 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 			dup2(fileno(qout), STDOUT_FILENO);
 		if (qerr)
 			dup2(fileno(qerr), STDERR_FILENO);
-		execv(self, argv);
-		e = errno;
-		if (write(fd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
+		run_in_child(n, standin, fd[1]);
 	}
 	child_pid = pid;
 	mask_signals(SIG_SETMASK, &old);
@@ -214,7 +221,7 @@ static int run_child(const struct pb_nightly_opts *n, FILE *qout, FILE *qerr, ch
 	if (w < 0)
 		return 2;
 	if (got == sizeof(e))
-		return pb_errf(err, len, e, "cannot run %s", self);
+		return pb_errf(err, len, e, "cannot run %s", standin);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 

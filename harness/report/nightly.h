@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define PB_NIGHTLY_MAX_ARGS	64
-
 struct pb_nightly_opts {
 	const char	*jobfile;
 	const char	*history;
@@ -21,8 +19,13 @@ struct pb_nightly_opts {
 	double		min_change;
 	bool		plot;
 	bool		quiet;		/* -q: cli prints only a regression or a failure */
-	char		*fwd[PB_NIGHTLY_MAX_ARGS];	/* options passed on to `run` */
-	int		nr_fwd;
+	/*
+	 * The job file's run into history/label (cli's: the run engine with
+	 * run's options and printing): its exit code, 0, 1 or 2.  Called in a
+	 * child process; ctx is the caller's.
+	 */
+	int		(*run)(const struct pb_nightly_opts *n);
+	void		*ctx;
 };
 
 /* A list of file paths. */

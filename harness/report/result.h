@@ -9,28 +9,10 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "core/execute.h"
 #include "core/runner.h"
 #include "lib/file.h"
 #include "lib/schema.h"
-
-struct pb_run {
-	const char		*label;
-	const char		*config;	/* job file, or NULL */
-	char			*cmdline;
-	char			started[32];	/* ISO-8601 UTC */
-	char			finished[32];	/* ISO-8601 UTC, "" while running */
-	int			planned;	/* results the run will have when done */
-	int			rounds;		/* executions of the job file (rounds=) */
-	unsigned long		seed;		/* of the order's shuffle */
-	const struct pb_topo	*topo;
-	json_t			*environment;	/* or NULL */
-	struct pb_nominal	nominal;
-	struct pb_anomalies	anomalies;	/* of the run as a whole */
-	int			obs_cpu;	/* observer reference loop, -1 not run */
-	double			obs_start_s, obs_end_s;
-	struct pb_result	*results;
-	int			nr;
-};
 
 json_t *pb_run_json(const struct pb_run *run);
 /*

@@ -217,8 +217,8 @@ fi
 # in report.md and on stdout, not judged; exit 0 (nothing else regressed).
 cat >"$T/fake-run" <<EOT
 #!/bin/sh
-mkdir -p "\$3/\$5" && out="\$3/\$5/\$(date -u +%Y%m%dT%H%M%S%N)-quick.json" &&
-"$G" -o "\$out" --label "\$5" --config configs/quick.ini --seed \$FAKE_SEED \
+mkdir -p "\$1/\$2" && out="\$1/\$2/\$(date -u +%Y%m%dT%H%M%S%N)-quick.json" &&
+"$G" -o "\$out" --label "\$2" --config configs/quick.ini --seed \$FAKE_SEED \
 	--shift \$FAKE_SHIFT && exec python3 - "\$out" <<'PY'
 import json, os, sys
 d = json.load(open(sys.argv[1]))
@@ -229,7 +229,7 @@ json.dump(d, open(sys.argv[1], "w"))
 PY
 EOT
 chmod +x "$T/fake-run"
-export PINBENCH_SELF="$T/fake-run"
+export PINBENCH_RUN_STANDIN="$T/fake-run"
 FAKE_SEED=1 FAKE_SHIFT=0 FAKE_SIZE=1 "$PB" nightly configs/quick.ini --history "$T/n" \
 	--label 6.1.0-17-amd64 --no-plot >"$T/n1" 2>&1
 ok $? "nightly: the first kernel"

@@ -27,7 +27,7 @@ for cmd in compare report nightly export; do
 	for v in nan 1e309 -1 0x10 inf " 1" 0x1p3 ""; do
 		# shellcheck disable=SC2086
 		exits2 "$cmd --min-change '$v'" "^pinbench $cmd: --min-change: '$v' is " \
-			env PINBENCH_SELF=/bin/false "$PB" $cmd --min-change "$v" $args
+			env PINBENCH_RUN_STANDIN=/bin/false "$PB" $cmd --min-change "$v" $args
 	done
 done
 exits2 "compare --min-change 1001: out of its range, named" \

@@ -60,10 +60,10 @@ cp "$T/a.json" "$H/6.1/20260101T000000-hist.json"
 ln -s ../../secret "$H/x/x.json"
 cat >"$T/fake-run" <<'EOT'
 #!/bin/sh
-mkdir -p "$3/$5" && cp "$NEXT" "$3/$5/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
+mkdir -p "$1/$2" && cp "$NEXT" "$1/$2/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
 EOT
 chmod +x "$T/fake-run"
-NEXT=$T/b.json PINBENCH_SELF=$T/fake-run "$PB" nightly "$JOB" --history "$H" \
+NEXT=$T/b.json PINBENCH_RUN_STANDIN=$T/fake-run "$PB" nightly "$JOB" --history "$H" \
 	--label 6.2 --no-plot >"$T/out" 2>"$T/err"
 rc=$?
 cat "$T/out" "$T/err" "$H/6.2/report.md" >"$T/all" 2>/dev/null

@@ -14,11 +14,11 @@ need_pinbench
 genresults
 PB_ABS=$(cd "$(dirname "$PB")" && pwd)/$(basename "$PB")
 
-# A stand-in for `pinbench run -o DIR --label L ... JOBFILE`: it files
+# A stand-in for the run (PINBENCH_RUN_STANDIN DIR LABEL JOBFILE): it files
 # $NEXT under DIR/L/ (as a run does, a new name) and exits 0.
 cat >"$T/fake-run" <<'EOT'
 #!/bin/sh
-mkdir -p "$3/$5" && cp "$NEXT" "$3/$5/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
+mkdir -p "$1/$2" && cp "$NEXT" "$1/$2/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
 EOT
 chmod 755 "$T/fake-run"
 printf '[global]\nbench=pipe\n\n[pingpong]\npattern=pingpong\n' >"$T/hist.ini"
@@ -95,7 +95,7 @@ planted() {
 		"$D/p.err"
 	echo precious >"$D/victim"
 
-	_as env NEXT="$D/next.json" PINBENCH_SELF="$T/fake-run" "$PB" nightly "$T/hist.ini" \
+	_as env NEXT="$D/next.json" PINBENCH_RUN_STANDIN="$T/fake-run" "$PB" nightly "$T/hist.ini" \
 		--history "$D/h" --label 6.3 >"$D/n.out" 2>"$D/n.err"
 	_rc=$?
 	ok $([ $_rc = 0 ] || [ $_rc = 1 ] && untouched "$D/victim" && echo 0 || echo 1) \
@@ -106,7 +106,7 @@ planted() {
 	grep -q '^# pinbench nightly: 6.3' "$D/h/6.3/report.md" && png "$D/h/6.3/report.png"
 	ok $? "$_who: nightly: report.md is the report, report.png a PNG" "$D/n.err"
 
-	_as env NEXT="$D/next.json" PINBENCH_SELF="$T/fake-run" "$PB" nightly "$T/hist.ini" \
+	_as env NEXT="$D/next.json" PINBENCH_RUN_STANDIN="$T/fake-run" "$PB" nightly "$T/hist.ini" \
 		--history "$D/h" --label 6.4 >"$D/l.out" 2>"$D/l.err"
 	_rc=$?
 	ok $([ $_rc = 2 ] && grep -q "6.4 is a symbolic link" "$D/l.err" &&
@@ -224,16 +224,16 @@ stop() {
 # or SIGINT it files $NEXT (what finished) and exits 1, as a run does.
 cat >"$T/slow-run" <<'EOT'
 #!/bin/sh
-trap 'echo "$SIG" >"$MARK.sig"; cp "$NEXT" "$3/$5/stopped-hist.json"; exit 1' TERM HUP INT
-mkdir -p "$3/$5"
+trap 'echo "$SIG" >"$MARK.sig"; cp "$NEXT" "$1/$2/stopped-hist.json"; exit 1' TERM HUP INT
+mkdir -p "$1/$2"
 echo $$ >"$MARK"
 for _ in $(seq 1 600); do sleep 0.05; done
 EOT
 chmod 755 "$T/slow-run"
 $G -o "$T/next.json" --label 6.3 --seed 3 >/dev/null
 NEXT=$T/next.json
-PINBENCH_SELF=$T/slow-run
-export NEXT PINBENCH_SELF MARK SIG
+PINBENCH_RUN_STANDIN=$T/slow-run
+export NEXT PINBENCH_RUN_STANDIN MARK SIG
 for SIG in TERM HUP INT; do
 	H=$T/hs-$SIG
 	MARK=$T/mark-$SIG
@@ -249,7 +249,7 @@ for SIG in TERM HUP INT; do
 		"$WHY"
 	check "SIG$SIG: no temp file left" no_litter "$H"
 done
-unset PINBENCH_SELF
+unset PINBENCH_RUN_STANDIN
 
 # The real pinbench run, stopped in its first repeat (once it holds its
 # CPU, in a lock folder of its own): it saves nothing, so nothing is filed.

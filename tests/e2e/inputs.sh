@@ -46,7 +46,7 @@ ok $? "the default label (uname -r: $(uname -r)) passes" "$T/err"
 printf '#!/bin/sh\ntouch "%s/ran"\n' "$T" >"$T/fake-run"
 chmod +x "$T/fake-run"
 exits2 "nightly --label .." "^pinbench nightly: --label '..': not a folder name" \
-	env PINBENCH_SELF="$T/fake-run" "$PB" nightly configs/quick.ini --history "$T/h" --label ..
+	env PINBENCH_RUN_STANDIN="$T/fake-run" "$PB" nightly configs/quick.ini --history "$T/h" --label ..
 check "nightly ran nothing for a bad label" test ! -e "$T/ran"
 
 done_testing

@@ -57,11 +57,11 @@ done <<EOT
 6.5 13.50 1501
 EOT
 
-# A stand-in for `pinbench run -o DIR --label L ... JOBFILE`: it files
+# A stand-in for the run (PINBENCH_RUN_STANDIN DIR LABEL JOBFILE): it files
 # $NEXT under DIR/L/ and exits $NEXT_RC.
 cat >"$T/fake-run" <<'EOT'
 #!/bin/sh
-mkdir -p "$3/$5" && cp "$NEXT" "$3/$5/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
+mkdir -p "$1/$2" && cp "$NEXT" "$1/$2/$(date -u +%Y%m%dT%H%M%S%N)-hist.json"
 exit "${NEXT_RC:-0}"
 EOT
 chmod +x "$T/fake-run"
@@ -72,7 +72,7 @@ night() {
 	_v=$2
 	shift 2
 	result "$T/next.json" "$_l" "2026-02-01T00:00:00Z" "$_v" 1500
-	NEXT=$T/next.json PINBENCH_SELF=$T/fake-run "$PB" nightly "$JOB" --history "$H" \
+	NEXT=$T/next.json PINBENCH_RUN_STANDIN=$T/fake-run "$PB" nightly "$JOB" --history "$H" \
 		--label "$_l" --no-plot "$@" >"$T/out" 2>"$T/err"
 }
 
@@ -214,6 +214,12 @@ printf '[tiny]\nbench=pipe\nrepeats=1\nduration=0.1\nwarmup=0\nplacement=same-cp
 rc=$?
 [ $rc = 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ] && [ -s "$T/h6/6.1/report.md" ]
 ok $? "-q with a real run and no regression: exit 0, silent, report.md written (exit $rc)"
+# The run is the engine called by nightly, not the program run again: the
+# result names nightly's command line.
+grep -l '"cmdline": "pinbench nightly '"$T"'/tiny.ini --history ' "$T"/h6/6.1/*.json \
+	>"$T/cmdline" 2>&1
+[ "$(wc -l <"$T/cmdline")" = 2 ]
+ok $? "the results of nightly's runs name nightly's command line" "$T/cmdline"
 
 # -q and a job file pinbench run refuses: exit 2, and its reason is shown.
 "$PB" nightly tests/e2e/jobs/bad-key.ini --history "$T/h7" --label 6.1 --no-plot -q \

@@ -3,7 +3,7 @@
 # pinbench plot and nightly on generated result files: PNG and SVG images
 # valid, .dat and .gp kept and rerunnable, the marks (% and rings),
 # --baseline, no gnuplot: exit 2; the nightly
-# run with a stand-in for `pinbench run` (PINBENCH_SELF): report.md,
+# run with a stand-in for `pinbench run` (PINBENCH_RUN_STANDIN): report.md,
 # report.png, exit 1 on a regression.  One TAP line per check.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
@@ -72,14 +72,14 @@ ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"
 ok $? "out.svg has an svg root element"
 
-# nightly, with a stand-in for `pinbench run -o DIR --label L ... JOBFILE`.
+# nightly, with a stand-in for the run (PINBENCH_RUN_STANDIN DIR LABEL JOBFILE).
 cat >"$T/fake-run" <<EOT
 #!/bin/sh
-mkdir -p "\$3/\$5" && exec "$G" -o "\$3/\$5/\$(date -u +%Y%m%dT%H%M%S%N)-quick.json" \
-	--label "\$5" --config configs/quick.ini --seed \$FAKE_SEED --shift \$FAKE_SHIFT
+mkdir -p "\$1/\$2" && exec "$G" -o "\$1/\$2/\$(date -u +%Y%m%dT%H%M%S%N)-quick.json" \
+	--label "\$2" --config configs/quick.ini --seed \$FAKE_SEED --shift \$FAKE_SHIFT
 EOT
 chmod +x "$T/fake-run"
-export PINBENCH_SELF="$T/fake-run"
+export PINBENCH_RUN_STANDIN="$T/fake-run"
 FAKE_SEED=1 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-17-amd64 >"$T/n1" 2>&1
 rc=$?

@@ -1306,9 +1306,9 @@ static void fake_run_script(const char *script)
 	FILE *f = fopen(script, "w");
 
 	assert_non_null(f);
-	/* pinbench run -o DIR --label L ... JOBFILE */
-	fputs("#!/bin/sh\nmkdir -p \"$3/$5\" && cp \"$NIGHTLY_FIXTURE\" "
-	      "\"$3/$5/$(date +%s%N)-quick.json\"\n", f);
+	/* a stand-in for the run: STANDIN DIR LABEL JOBFILE */
+	fputs("#!/bin/sh\nmkdir -p \"$1/$2\" && cp \"$NIGHTLY_FIXTURE\" "
+	      "\"$1/$2/$(date +%s%N)-quick.json\"\n", f);
 	fclose(f);
 	chmod(script, 0755);
 }
@@ -1351,7 +1351,7 @@ static void test_nightly(void **state)
 	(void)state;
 	path_in(script, sizeof(script), "fake-run.sh");
 	fake_run_script(script);
-	setenv("PINBENCH_SELF", script, 1);
+	setenv("PINBENCH_RUN_STANDIN", script, 1);
 	gen_defaults(&s);
 	s.config = "configs/quick.ini";
 	s.label = "6.1.0-17-amd64";
@@ -1399,7 +1399,7 @@ static void test_nightly(void **state)
 	assert_non_null(strstr(md, "6.1.0-19-amd64/typed-quick.json: not a pinbench result: "
 				   "jobs is an object, want an array"));
 	free(md);
-	unsetenv("PINBENCH_SELF");
+	unsetenv("PINBENCH_RUN_STANDIN");
 }
 
 /* A `pinbench run` that cannot start: the real reason, from the engine, not the child. */
@@ -1413,11 +1413,11 @@ static void test_nightly_cannot_run(void **state)
 	path_in(hist, sizeof(hist), "hist-norun");
 	n.history = hist;
 	snprintf(n.label, sizeof(n.label), "6.1.0");
-	setenv("PINBENCH_SELF", "/nonexistent/pinbench", 1);
+	setenv("PINBENCH_RUN_STANDIN", "/nonexistent/pinbench", 1);
 	assert_int_equal(pb_nightly_run(&n, &st, err, sizeof(err)), -1);
 	assert_string_equal(err, "cannot run /nonexistent/pinbench: No such file or directory");
 	pb_nightly_free(&st);
-	unsetenv("PINBENCH_SELF");
+	unsetenv("PINBENCH_RUN_STANDIN");
 }
 
 static int setup(void **state)

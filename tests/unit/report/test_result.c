@@ -19,6 +19,7 @@
 
 #include "lib/file.h"
 #include "report/result.h"
+#include "report/save.h"
 
 struct fixture {
 	struct pb_topo		*topo;
@@ -263,6 +264,34 @@ static void test_claim_is_exclusive(void **state)
 	assert_only_file(f->dir, "r.json");
 }
 
+/*
+ * Two runs of one job file started in the same second get two files; a
+ * run's later saves rewrite its own.
+ */
+static void test_saver_names(void **state)
+{
+	struct fixture *f = *state;
+	struct pb_saver a, b;
+	char sub[128], want[160];
+
+	snprintf(sub, sizeof(sub), "%s/lbl", f->dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(pb_saver_init(&a, f->dir, "lbl", f->run.started, "t"), 0);
+	assert_int_equal(pb_saver_init(&b, f->dir, "lbl", f->run.started, "t"), 0);
+	assert_int_equal(pb_saver_save(&a, &f->run, NULL), 0);
+	assert_int_equal(pb_saver_save(&b, &f->run, NULL), 0);
+	assert_int_equal(pb_saver_save(&a, &f->run, NULL), 0);
+	snprintf(want, sizeof(want), "%s/20261130T000000Z-t.json", sub);
+	assert_string_equal(a.path, want);
+	snprintf(want, sizeof(want), "%s/20261130T000000Z-t-2.json", sub);
+	assert_string_equal(b.path, want);
+	assert_string_equal(a.err, "");
+	pb_saver_close(&a);
+	pb_saver_close(&b);
+	unlink(want);
+	assert_only_file(sub, "20261130T000000Z-t.json");
+}
+
 /* What failed, with the error of that step (not a stale errno). */
 static void test_save_error_is_real(void **state)
 {
@@ -445,6 +474,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_atomic_write_leaves_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdirs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_claim_is_exclusive, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_saver_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_error_is_real, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_subdir_no_follow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_header_size, setup, teardown),

@@ -17,58 +17,30 @@
 #include <unistd.h>
 
 #include "sys/cpulock.h"
+#include "lock_fixture.h"
 
 static char dir[64];
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/pinbench-cpulock.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	setenv("PINBENCH_LOCK_DIR", dir, 1);
+	lock_dir_make(dir, "cpulock");
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-	unsetenv("PINBENCH_LOCK_DIR");
+	lock_dir_remove(dir);
 	return 0;
 }
 
 /* A child that holds CPUs 3 and 5 until told to go; its pid. */
 static pid_t holder(int *go)
 {
-	int p[2], q[2];
-	pid_t pid;
-	char c;
+	static const int cpus[] = { 5, 3 };
 
-	assert_int_equal(pipe(p), 0);
-	assert_int_equal(pipe(q), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (!pid) {
-		struct pb_cpu_holder held[4];
-		struct pb_cpulock l;
-		int cpus[] = { 5, 3 }, nheld;
-		char err[256];
-
-		if (pb_cpulock_take(&l, cpus, 2, held, 4, &nheld, err, sizeof(err)) || nheld)
-			_exit(1);
-		if (write(q[1], "x", 1) != 1 || read(p[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(p[0]);
-	close(q[1]);
-	assert_int_equal(read(q[0], &c, 1), 1);	/* it holds them */
-	close(q[0]);
-	*go = p[1];
-	return pid;
+	return lock_holder(cpus, 2, go);
 }
 
 static void test_held_by_another(void **state)

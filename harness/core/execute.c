@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * execute.c - the run engine (execute.h): every cell of a job file's plan,
+ * round by round, in each round's order; a failed job does not stop the
+ * others; the run is saved after each cell, so a crash loses at most the
+ * cell in flight.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/execute.h"
+#include "checks/clockcheck.h"
+#include "checks/envcheck.h"
+#include "sys/env.h"
+#include "lib/clock.h"
+
+void pb_run_free(struct pb_run *run)
+{
+	for (int i = 0; i < run->nr; i++)
+		pb_result_free(&run->results[i]);
+	free(run->results);
+	run->results = NULL;
+	run->nr = 0;
+	json_decref(run->environment);
+	run->environment = NULL;
+	pb_anomalies_free(&run->anomalies);
+}
+
+/* The first CPU the run will use: where the observer loop runs. */
+static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
+{
+	char reason[256];
+
+	for (int i = 0; i < js->nr; i++) {
+		const struct pb_job *j = &js->jobs[i];
+
+		for (int p = 0; p < (j->nr_placements ? j->nr_placements : 1); p++) {
+			int *cpus, n = pb_plan_cpus(t, j, j->nr_placements ? j->placements[p] :
+						    NULL, &cpus, reason, sizeof(reason));
+			int c = n > 0 ? cpus[0] : -1;
+
+			free(cpus);
+			if (c >= 0)
+				return c;
+		}
+	}
+	return -1;
+}
+
+/* What is recorded once per run: environment, nominal clock, observer start. */
+static void run_begin(struct pb_run *run, const struct pb_jobset *js)
+{
+	struct pb_env env;
+	char err[256];
+
+	run->obs_cpu = first_cpu(run->topo, js);
+	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
+	if (!pb_env_collect(&env, err, sizeof(err))) {
+		run->environment = pb_env_json(&env);
+		pb_env_anomalies(&env, pb_perf_privileged(), &run->anomalies);
+		pb_env_free(&env);
+	}
+	if (run->obs_cpu >= 0 &&
+	    pb_observer_time(run->obs_cpu, &run->obs_start_s, err, sizeof(err)))
+		run->obs_cpu = -1;
+}
+
+static void run_end(struct pb_run *run)
+{
+	char err[256];
+
+	if (run->obs_cpu < 0)
+		return;
+	double again[PB_OBSERVER_RETRIES];
+	int nr = 0;
+
+	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
+		run->obs_end_s = 0;
+		return;
+	}
+	if (run->obs_end_s > run->obs_start_s * (1 + pb_observer_max(&run->nominal)))
+		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
+					 PB_CONFIRM_SPAN_S);
+	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
+			  &run->nominal, &run->anomalies);
+}
+
+/*
+ * Wait (o->wait) until CPUs w names are free, trying again every 100 ms,
+ * at most o->wait_s: 0 (taken, or still held: *nheld), or -EINTR.
+ */
+static int lock_wait(const struct pb_exec_opts *o, const struct pb_exec_ops *ops,
+		     const struct pb_job *j, const struct pb_where *w, struct pb_cpulock *l,
+		     struct pb_cpu_holder *held, int *nheld, char *err, size_t len)
+{
+	double end = pb_mono_s() + o->wait_s;
+	int rc = 0;
+
+	if (ops->waiting)
+		ops->waiting(ops->ctx, j, &held[0], o->wait_s);
+	while (!rc && *nheld && !pb_interrupted && pb_mono_s() < end) {
+		pb_cpulock_release(l);
+		usleep(100 * 1000);
+		rc = pb_cpulock_take(l, w->cpus, w->n, held, 8, nheld, err, len);
+	}
+	if (pb_interrupted) {
+		pb_cpulock_release(l);
+		return -EINTR;
+	}
+	return rc;
+}
+
+/*
+ * Lock the CPUs of job j at w, as the plan resolved them (see cpulock.h).
+ * Without o->wait, CPUs another process holds (another pinbench
+ * measuring) go into held[] and to ops->shared; with it, lock_wait().  A
+ * lock folder that cannot be used goes to ops->unlocked.  0, -EINTR when
+ * a wait was interrupted, -ETIMEDOUT with why when the CPUs were still
+ * held at the limit.
+ */
+static int lock_job(const struct pb_exec_opts *o, const struct pb_exec_ops *ops,
+		    const struct pb_job *j, const struct pb_where *w, struct pb_cpulock *l,
+		    struct pb_cpu_holder *held, int *nheld, char *why, size_t wlen)
+{
+	char err[PATH_MAX + 64], who[128];
+	int rc;
+
+	*nheld = 0;
+	memset(l, 0, sizeof(*l));
+	if (w->n <= 0)
+		return 0;
+	rc = pb_cpulock_take(l, w->cpus, w->n, held, 8, nheld, err, sizeof(err));
+	if (!rc && *nheld && o->wait) {
+		rc = lock_wait(o, ops, j, w, l, held, nheld, err, sizeof(err));
+		if (!rc && *nheld) {
+			pb_cpulock_release(l);
+			pb_cpu_holder_text(&held[0], who, sizeof(who));
+			snprintf(why, wlen, "CPU %d still held by %s after --wait-timeout %g s",
+				 held[0].cpu, who, o->wait_s);
+			rc = -ETIMEDOUT;
+		}
+	}
+	if (rc == -1 && ops->unlocked)
+		ops->unlocked(ops->ctx, err);
+	for (int k = 0; rc >= -1 && ops->shared && k < *nheld; k++)
+		ops->shared(ops->ctx, j, &held[k]);
+	return rc < -1 ? rc : 0;
+}
+
+/* The job shared its CPUs with another pinbench: say so in the result. */
+static void mark_shared(struct pb_result *r, const struct pb_cpu_holder *held, int nheld)
+{
+	char cpus[128] = "", who[128];
+	size_t k = 0;
+
+	if (!nheld)
+		return;
+	for (int i = 0; i < nheld && k < sizeof(cpus); i++)
+		k += snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", held[i].cpu);
+	pb_cpu_holder_text(&held[0], who, sizeof(who));
+	pb_anomaly_add(&r->anomalies, PB_AN_SHARED_CPUS, PB_SEV_DEFAULT,
+		       "run one pinbench at a time on these CPUs (pinbench run --wait)",
+		       "the lock of CPU %s was held by %s when this job began", cpus, who);
+}
+
+/* r: job j at w did not run: stopped (rc -EINTR) or its CPUs still held (why). */
+static void not_run(const struct pb_job *j, const struct pb_where *w,
+		    const struct pb_evlist *evl, int rc, const char *why, struct pb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->job = j;
+	r->evl = *evl;
+	r->other_frac = -1;
+	if (j->bench->metric_for)	/* a saved job names its metric */
+		j->bench->metric_for(j->opts, &r->metric);
+	else
+		r->metric = j->bench->metric;
+	snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
+	r->status = rc == -EINTR ? PB_INTERRUPTED : PB_FAILED;
+	snprintf(r->reason, sizeof(r->reason), "%s", rc == -EINTR ?
+		 "interrupted while waiting for its CPUs" : why);
+}
+
+/* Run one job at one placement (w) into r, its CPUs locked meanwhile. */
+static void run_one(const struct pb_exec_opts *o, const struct pb_exec_ops *ops,
+		    const struct pb_topo *t, const struct pb_job *j, const struct pb_where *w,
+		    const struct pb_evlist *evl, const struct pb_nominal *nom,
+		    const struct pb_progress *pg, struct pb_result *r)
+{
+	struct pb_cpu_holder held[8];
+	struct pb_cpulock l;
+	char why[sizeof(r->reason)];
+	int nheld, rc = lock_job(o, ops, j, w, &l, held, &nheld, why, sizeof(why));
+
+	if (rc == -EINTR || rc == -ETIMEDOUT) {
+		not_run(j, w, evl, rc, why, r);
+		return;
+	}
+	(ops->run_job ? ops->run_job : pb_run_job)(t, j, w, evl, nom, pg, r);
+	pb_cpulock_release(&l);
+	mark_shared(r, held, nheld);
+}
+
+/* Is there anything to keep: a job that ended, or a repeat that finished? */
+static bool worth_saving(const struct pb_run *run)
+{
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status != PB_INTERRUPTED || run->results[i].nr_reps)
+			return true;
+	return false;
+}
+
+/* Save the run as it stands: 0, or -1 (st->saved: what the file still has). */
+static int save(const struct pb_exec_ops *ops, const struct pb_run *run, bool last,
+		struct pb_exec_status *st)
+{
+	if (ops->save(ops->ctx, run, last))
+		return -1;
+	st->saved = run->nr;
+	return 0;
+}
+
+/* Did the stop cut anything: a job in flight, or jobs not run? */
+static bool run_cut(const struct pb_run *run)
+{
+	if (run->nr < run->planned)
+		return true;
+	for (int i = 0; i < run->nr; i++)
+		if (run->results[i].status == PB_INTERRUPTED)
+			return true;
+	return false;
+}
+
+/* The state of a run between its cells. */
+struct exec {
+	const struct pb_exec_opts	*o;
+	const struct pb_exec_ops	*ops;
+	const struct pb_jobset		*js;
+	const struct pb_evlist		*evl;
+	struct pb_run			*run;
+	struct pb_exec_status		*st;
+	double				rest_s;	/* planned seconds of the cells not begun */
+};
+
+/* Run cell c of round `round` into the run's next result, and save. */
+static void run_cell(struct exec *x, struct pb_cell c, int round)
+{
+	const struct pb_job *j = &x->js->jobs[c.job];
+	struct pb_run *run = x->run;
+	struct pb_result *r = &run->results[run->nr++];
+	const struct pb_evlist *ev = &x->evl[c.job];
+	struct pb_where w;
+	struct pb_progress pg;
+
+	pb_plan_where(run->topo, j, pb_cell_placement(x->js, c), &w);
+	pg = (struct pb_progress){ .show = x->ops->progress, .job = run->nr,
+				   .jobs = run->planned, .round = round, .rounds = run->rounds,
+				   .repeats = j->repeats, .timing = !ev->nr || !j->counting_inline,
+				   .passes = ev->nr ? (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
+				   .counts_first = pb_job_counts_first(j, ev),
+				   .job_s = pb_where_s(j, &w, ev), .started = pb_mono_s() };
+	x->rest_s -= pg.job_s;
+	pg.rest_s = x->rest_s > 0 ? x->rest_s : 0;
+	run_one(x->o, x->ops, run->topo, j, &w, ev, &run->nominal, &pg, r);
+	pb_where_free(&w);
+	r->round = run->rounds > 1 ? round : 0;
+	x->st->failed |= r->status == PB_FAILED;
+	if (worth_saving(run))	/* a failure: the next save tries again */
+		save(x->ops, run, false, x->st);
+	if (x->ops->job_done)
+		x->ops->job_done(x->ops->ctx, run);
+}
+
+/* Round `round` of the run, in order[n]; stops between cells on pb_interrupted. */
+static void run_round(struct exec *x, const struct pb_cell *order, int n, int round)
+{
+	const struct pb_exec_ops *ops = x->ops;
+	struct pb_run *run = x->run;
+	int from = run->nr, job_from = run->nr;
+
+	for (int k = 0; k < n && !pb_interrupted; k++) {
+		run_cell(x, order[k], round);
+		/* one round: each job's results once its placements are done */
+		if (run->rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job)) {
+			if (ops->results)
+				ops->results(ops->ctx, run, job_from, run->nr);
+			job_from = run->nr;
+		}
+	}
+	if (run->rounds > 1 && ops->results)
+		ops->results(ops->ctx, run, from, run->nr);
+}
+
+/* Finish the run: the observer, finished, the last save. */
+static void run_close(struct exec *x)
+{
+	struct pb_run *run = x->run;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	run_end(run);
+	gmtime_r(&now, &tm);
+	strftime(run->finished, sizeof(run->finished), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (x->ops->finished)
+		x->ops->finished(x->ops->ctx, run);
+	x->st->nothing = !worth_saving(run);
+	if (!x->st->nothing)
+		x->st->lost = save(x->ops, run, true, x->st) != 0;
+	x->st->cut = run_cut(run);
+}
+
+int pb_execute(const struct pb_exec_opts *o, const struct pb_jobset *js,
+	       const struct pb_evlist *evl, const struct pb_exec_ops *ops,
+	       struct pb_run *run, struct pb_exec_status *st, char *err, size_t len)
+{
+	struct exec x = { .o = o, .ops = ops, .js = js, .evl = evl, .run = run, .st = st };
+	struct pb_cell *cells = NULL, *order = NULL;
+	uint64_t rng = run->seed;
+	int nr_cells = 0;
+
+	memset(st, 0, sizeof(*st));
+	run->rounds = pb_plan_cells(js, &cells, &nr_cells);
+	for (int c = 0; c < nr_cells; c++)
+		run->planned += js->jobs[cells[c].job].rounds;
+	run->results = calloc(run->planned ? run->planned : 1, sizeof(*run->results));
+	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
+	if (!run->results || !order || !cells) {
+		free(cells);
+		free(order);
+		snprintf(err, len, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	run_begin(run, js);
+	x.rest_s = pb_plan_s(run->topo, js, evl, NULL);
+	for (int round = 1; round <= run->rounds && !pb_interrupted; round++)
+		run_round(&x, order, pb_plan_round(js, cells, nr_cells, round, run->rounds,
+						   &rng, order), round);
+	run_close(&x);
+	free(cells);
+	free(order);
+	return 0;
+}
