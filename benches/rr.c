@@ -434,6 +434,12 @@ static int rr_loop(struct pb_role_ctx *c)
 	return r < 0 ? -1 : 0;
 }
 
+/* timeout_ms: how long the client waits for a reply before counting it lost. */
+static long rr_reply_timeout_ms(const void *opts)
+{
+	return ((const struct rr_opts *)opts)->timeout_ms;
+}
+
 static double rr_value(const void *opts, uint64_t ops, double elapsed,
 		       int nr_instances)
 {
@@ -455,6 +461,8 @@ const struct pb_bench pb_bench_rr = {
 	.primary_role	= CLIENT,
 	.latency	= true,
 	.aux_names	= { [PB_AUX_LOST] = "lost", [PB_AUX_STALE] = "stale" },
+	.lost_counter	= PB_AUX_ID(PB_AUX_LOST),
+	.reply_timeout_ms = rr_reply_timeout_ms,
 	.check		= rr_check,
 	.setup		= rr_setup,
 	.init		= rr_init,

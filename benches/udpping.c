@@ -257,6 +257,12 @@ static int udpping_loop(struct pb_role_ctx *c)
 	return r < 0 ? -1 : 0;
 }
 
+/* timeout_ms: how long the client waits for a reply before counting it lost. */
+static long udpping_reply_timeout_ms(const void *opts)
+{
+	return ((const struct udpping_opts *)opts)->timeout_ms;
+}
+
 static double udpping_value(const void *opts, uint64_t ops, double elapsed,
 			    int nr_instances)
 {
@@ -277,6 +283,8 @@ const struct pb_bench pb_bench_udpping = {
 	.primary_role	= CLIENT,
 	.latency	= true,
 	.aux_names	= { [PB_AUX_LOST] = "lost", [PB_AUX_STALE] = "stale" },
+	.lost_counter	= PB_AUX_ID(PB_AUX_LOST),
+	.reply_timeout_ms = udpping_reply_timeout_ms,
 	.check		= udpping_check,
 	.setup		= udpping_setup,
 	.init		= udpping_init,

@@ -53,10 +53,14 @@ void pb_lat_lost(struct pb_role_ctx *c)
 
 int pb_bench_lost_aux(const struct pb_bench *b)
 {
-	for (int k = 0; k < PB_MAX_AUX; k++)
-		if (b->aux_names[k] && !strcmp(b->aux_names[k], "lost"))
-			return k;
-	return -1;
+	if (b->lost_counter < PB_AUX_ID(0) || b->lost_counter > PB_AUX_ID(PB_MAX_AUX - 1))
+		return -1;
+	return b->lost_counter - PB_AUX_ID(0);
+}
+
+long pb_bench_reply_timeout_ms(const struct pb_bench *b, const void *opts)
+{
+	return b->reply_timeout_ms ? b->reply_timeout_ms(opts) : 0;
 }
 
 int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
@@ -106,6 +110,29 @@ const struct pb_bench *pb_bench_find(const char *name)
 bool pb_bench_peer_capable(const struct pb_bench *b)
 {
 	return b && b->peer_listen && b->peer_connect;
+}
+
+bool pb_bench_keeps_latency(const struct pb_bench *b)
+{
+	return b && b->latency;
+}
+
+void pb_benches_with(const struct pb_bench *const *tab,
+		     bool (*has)(const struct pb_bench *b), char *buf, size_t len)
+{
+	int nr = 0, i, k = 0;
+	size_t n = 0;
+
+	for (i = 0; tab && tab[i]; i++)
+		nr += has(tab[i]);
+	snprintf(buf, len, "%s", nr ? "" : "none");
+	for (i = 0; tab && tab[i] && n < len; i++) {
+		if (!has(tab[i]))
+			continue;
+		k++;
+		n += snprintf(buf + n, len - n, "%s%s", k == 1 ? "" : k == nr ? " and " : ", ",
+			      tab[i]->name);
+	}
 }
 
 long pb_sysctl_long(const char *name)

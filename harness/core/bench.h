@@ -131,6 +131,15 @@ struct pb_bench {
 	int			primary_role;	/* whose ops define the metric; -1: all roles */
 	bool			latency;	/* keeps per-op latency histograms */
 	const char		*aux_names[PB_MAX_AUX];
+	/*
+	 * Capabilities, declared here and read by core, never found by name:
+	 * lost_counter is PB_AUX_ID(i) when aux[i] counts lost datagrams
+	 * (pb_lat_lost), 0 for none; reply_timeout_ms, when set, is how long
+	 * a role waits for a reply before counting it lost (a server's idle
+	 * limit must be longer).  Across hosts: the peer hooks below.
+	 */
+	int			lost_counter;
+	long	(*reply_timeout_ms)(const void *opts);
 
 	/* Checks before anything runs (limits): 0, or -1 with err set. */
 	int	(*check)(const void *opts, int nr_instances, char *err);
@@ -198,8 +207,12 @@ static inline void pb_aux_add(struct pb_role_ctx *c, int i, uint64_t n)
 void pb_lat_begin(struct pb_role_ctx *c);
 void pb_lat_end(struct pb_role_ctx *c);
 void pb_lat_lost(struct pb_role_ctx *c);
-/* The aux index a workload named "lost" (datagrams lost), or -1. */
+/* .lost_counter's value for aux[i]: 0 stays "none". */
+#define PB_AUX_ID(i)	((i) + 1)
+/* The aux index that counts lost datagrams (b->lost_counter), or -1. */
 int pb_bench_lost_aux(const struct pb_bench *b);
+/* b->reply_timeout_ms of opts, or 0 when b has none. */
+long pb_bench_reply_timeout_ms(const struct pb_bench *b, const void *opts);
 
 /* Record a failure reason (with strerror(err) when err != 0); returns -1. */
 int pb_fail(struct pb_role_ctx *c, int err, const char *fmt, ...)
@@ -240,5 +253,13 @@ const struct pb_bench *pb_bench_find(const char *name);
 #define PB_PEER_MAX_INSTANCES	64	/* streams per session */
 /* Can this workload run across two hosts (it has the peer hooks)? */
 bool pb_bench_peer_capable(const struct pb_bench *b);
+/* Does it keep per-op latency histograms (.latency)? */
+bool pb_bench_keeps_latency(const struct pb_bench *b);
+/*
+ * The names of the workloads in tab (NULL-terminated) that has() holds
+ * for, for messages: "udpping", "udpping and rr", "a, b and c"; "none".
+ */
+void pb_benches_with(const struct pb_bench *const *tab,
+		     bool (*has)(const struct pb_bench *b), char *buf, size_t len);
 
 #endif

@@ -364,27 +364,20 @@ static int hello_fields_check(const struct pb_msg *m, char *err, size_t len)
 }
 
 /*
- * --idle-timeout, or twice the job's timeout_ms when that is longer: the
+ * --idle-timeout, or twice the workload's reply timeout when that is longer: the
  * client's wait for a lost reply must not look like a silent client.
  */
 static long idle_ms(const struct session *x)
 {
-	long ms = x->s->idle_timeout * 1000L, t;
+	long ms = x->s->idle_timeout * 1000L, t = pb_bench_reply_timeout_ms(x->b, x->opts);
 
-	for (const struct pb_key *k = x->b->keys; k && k->name; k++) {
-		if (strcmp(k->name, "timeout_ms") || k->type != PB_T_INT)
-			continue;
-		memcpy(&t, (const char *)x->opts + k->off, sizeof(t));
-		if (2 * t > ms)
-			ms = 2 * t;
-	}
-	return ms;
+	return 2 * t > ms ? 2 * t : ms;
 }
 
 static int hello_check(struct session *x, const struct pb_msg *m, char *err, size_t len)
 {
 	const char *name = pb_msg_get(m, "bench");
-	char e[PB_ERR_MAX] = "";
+	char e[PB_ERR_MAX] = "", can[128];
 	long cpu, nr;
 
 	if (m->type != PB_MSG_HELLO)
@@ -392,9 +385,11 @@ static int hello_check(struct session *x, const struct pb_msg *m, char *err, siz
 	if (hello_fields_check(m, err, len))
 		return -1;
 	x->b = name ? pb_bench_find(name) : NULL;
-	if (!pb_bench_peer_capable(x->b))
-		return snprintf(err, len, "bench '%.64s' cannot run across hosts (udpping and "
-				"rr can)", name ? name : "(none)"), -1;
+	if (!pb_bench_peer_capable(x->b)) {
+		pb_benches_with(pb_benches, pb_bench_peer_capable, can, sizeof(can));
+		return snprintf(err, len, "bench '%.64s' cannot run across hosts (%s can)",
+				name ? name : "(none)", can), -1;
+	}
 	if (pb_msg_long(m, "cpu", 0, CPU_SETSIZE - 1, &cpu, err, len) ||
 	    pb_msg_long(m, "instances", 1, PB_PEER_MAX_INSTANCES, &nr, err, len) ||
 	    pb_msg_long(m, "max_s", 1, 10L * 86400, &x->max_s, err, len))
