@@ -20,6 +20,7 @@
 
 #define PB_STR_MAX	64
 #define PB_MAX_AUX	4
+#define PB_ERR_MAX	256
 
 enum pb_type {
 	PB_T_INT,	/* long */
@@ -33,6 +34,21 @@ enum pb_type {
 #define PB_KEY_SWEEP	0x1	/* INT key may be a list "1,2,4" or "all": one job per value */
 #define PB_KEY_HIDDEN	0x2	/* test-only key: not listed by `pinbench list` */
 
+/*
+ * What a key's verify step found wrong once every key of the job is read:
+ * the key whose setting is cited (its file:line), and whether msg names
+ * that key itself (else "KEY: " goes before it).
+ */
+struct pb_key_fault {
+	const char	*key;
+	bool		named;
+	char		msg[PB_ERR_MAX];
+};
+
+/*
+ * A key: one row of a table (a workload's, or the common keys of
+ * core/jobfile.c), as fio's struct fio_option with its .cb and .verify.
+ */
 struct pb_key {
 	const char	*name;
 	enum pb_type	type;
@@ -42,6 +58,21 @@ struct pb_key {
 	const char	*help;
 	size_t		off;		/* offsetof() into the workload's options */
 	unsigned int	flags;
+	/*
+	 * Text into the typed field at off inside dst (the workload's options,
+	 * or the job's common keys): 0, or -1 with what is wrong with the
+	 * value in prob (no key name: the caller says where).  NULL: by type
+	 * and range, pb_key_typed() (core/keys.h).
+	 */
+	int	(*parse)(const struct pb_key *k, const char *text, void *dst,
+			 char *prob, size_t len);
+	/*
+	 * Cross-key rules, after every key of the job is read; called when
+	 * the key is set (a default counts).  0, or -1 with f filled (f->key
+	 * is this key unless the fault is better cited at another).  NULL:
+	 * none.
+	 */
+	int	(*verify)(const struct pb_key *k, const void *dst, struct pb_key_fault *f);
 };
 
 #define PB_NO_RANGE	1, 0
@@ -80,8 +111,6 @@ struct pb_role_ctx {
 	/* pinbench server's roles: the client's host, the only one answered; else NULL */
 	const struct sockaddr	*client;
 };
-
-#define PB_ERR_MAX	256
 
 struct pb_setup_ctx {
 	const void	*opts;

@@ -59,94 +59,12 @@
 const struct pb_bench *(*pb_jobfile_find_bench)(const char *name) = pb_bench_find;
 const struct pb_bench *const *pb_jobfile_benches;	/* NULL: pb_benches */
 
-/* The parsed common keys (pb_common_keys[].off points in here). */
-struct common {
-	long	rounds;
-	long	repeats;
-	double	warmup;
-	double	duration;
-	long	loops;
-	int	tasks;
-	double	timeout;
-	int	counters;
-	int	counting;
-	double	count_duration;
-	int	estimator;
-	long	peer_cpu;
-};
-
 #define PAIR_DEFAULT	"same-cpu,same-core,same-socket,diff-socket"
 #define WORKERS_DEFAULT	"compact"
 
 const char *const pb_estimator_names[] = {
 	[PB_EST_MEDIAN] = "median", [PB_EST_TRIMMED] = "trimmed", [PB_EST_MEAN] = "mean",
 	[PB_EST_P50] = "p50",
-};
-
-const struct pb_key pb_common_keys[] = {
-	{ .name = "bench", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
-	  .help = "workload to run (see `pinbench list`)" },
-	{ .name = "placement", .type = PB_T_STR, .def = PAIR_DEFAULT, PB_NO_RANGE,
-	  .help = "placements, comma separated; the job runs once per placement"
-		  " (workers: default compact)" },
-	{ .name = "cpus", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
-	  .help = "explicit CPUs, one per role instance in role order"
-		  " (\"0,1\", \"0-3\"); replaces placement" },
-	{ .name = "rounds", .type = PB_T_INT, .def = "1", 1, 1000,
-	  .help = "executions of the job file: round 1 of every job and placement, then"
-		  " round 2, ..., each in fresh processes, in an order shuffled per round",
-	  .off = offsetof(struct common, rounds) },
-	{ .name = "repeats", .type = PB_T_INT, .def = "4", 1, 1000,
-	  .help = "measurements per placement",
-	  .off = offsetof(struct common, repeats) },
-	{ .name = "warmup", .type = PB_T_DOUBLE, .def = "1", 0, 3600,
-	  .help = "seconds of warm-up before the first measurement",
-	  .off = offsetof(struct common, warmup) },
-	{ .name = "duration", .type = PB_T_DOUBLE, .def = "5", 0.001, 86400,
-	  .help = "seconds per measurement (when loops=0)",
-	  .off = offsetof(struct common, duration) },
-	{ .name = "loops", .type = PB_T_INT, .def = "0", 0, 1e12,
-	  .help = "operations per measurement; 0: use duration",
-	  .off = offsetof(struct common, loops) },
-	{ .name = "tasks", .type = PB_T_ENUM, .def = "processes", PB_NO_RANGE,
-	  .choices = "processes|threads",
-	  .help = "run role instances as processes or threads",
-	  .off = offsetof(struct common, tasks) },
-	{ .name = "timeout", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
-	  .help = "watchdog in seconds for the whole job; 0: automatic, 3 x each phase + 10 s without progress",
-	  .off = offsetof(struct common, timeout) },
-	{ .name = "percentiles", .type = PB_T_STR, .def = PB_PCT_DEFAULT, PB_NO_RANGE,
-	  .help = "latency percentiles reported (latency workloads), comma separated, each"
-		  " above 0 and below 100 (99.99 too); min and max always" },
-	{ .name = "events", .type = PB_T_STR, .def = "", PB_NO_RANGE,
-	  .help = "counter events, comma separated; empty: the default set" },
-	{ .name = "counters", .type = PB_T_ENUM, .def = "task", PB_NO_RANGE,
-	  .choices = "task|cpu",
-	  .help = "count per task or per CPU",
-	  .off = offsetof(struct common, counters) },
-	{ .name = "counting", .type = PB_T_ENUM, .def = "separate", PB_NO_RANGE,
-	  .choices = "separate|inline",
-	  .help = "separate: the metric's repeats run without counters, then each counter"
-		  " pass runs one short window (count_duration); inline: count during the"
-		  " metric's repeats",
-	  .off = offsetof(struct common, counting) },
-	{ .name = "count_duration", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
-	  .help = "counting=separate: seconds of the one window of each counter pass;"
-		  " 0: a tenth of duration, at least 0.2 s and at most duration"
-		  " (with loops: a tenth of loops)",
-	  .off = offsetof(struct common, count_duration) },
-	{ .name = "estimator", .type = PB_T_ENUM, .def = "mean", PB_NO_RANGE,
-	  .choices = "median|trimmed|mean|p50",
-	  .help = "a repeat's value from its slices: median of the slice rates, 10 % trimmed"
-		  " mean, the plain mean of the window, or the median latency (p50: udpping, rr)",
-	  .off = offsetof(struct common, estimator) },
-	{ .name = "peer", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
-	  .help = "HOST[:PORT] of a `pinbench server`: the server role runs there, the"
-		  " client here (udpping, rr; default port 7543)" },
-	{ .name = "peer_cpu", .type = PB_T_INT, .def = NULL, 0, CPU_NR_MAX - 1,
-	  .help = "with peer: the CPU of the server role on the peer (default 0)",
-	  .off = offsetof(struct common, peer_cpu) },
-	{ .name = NULL }
 };
 
 /* Layers, lowest precedence first. */
@@ -846,32 +764,70 @@ static int kv_fill(struct pb_job *j, const struct eff *f, const struct sweep *sw
 	return 0;
 }
 
-static int parse_placements(struct pb_job *j, const struct pb_kv *kv,
-			    char *err, size_t len)
+/* ---------------------------------------------------------------- */
+/* The common keys: a row each, its parse step and its verify step */
+
+/* The common key rows' dst: the job, and the typed fields copied into it. */
+struct common {
+	struct pb_job	*job;
+	long		rounds;
+	long		repeats;
+	double		warmup;
+	double		duration;
+	long		loops;
+	int		tasks;
+	double		timeout;
+	int		counters;
+	int		counting;
+	double		count_duration;
+	int		estimator;
+	long		peer_cpu;
+};
+
+static struct pb_job *dst_job(const void *dst)
 {
+	return ((const struct common *)dst)->job;
+}
+
+/* The workloads a message may name, the test table included. */
+static const struct pb_bench *const *bench_table(void)
+{
+	return pb_jobfile_benches ? pb_jobfile_benches : pb_benches;
+}
+
+/* bench=: read before every other key, to know the workload (find_bench). */
+static int parse_bench(const struct pb_key *k, const char *text, void *dst,
+		       char *prob, size_t len)
+{
+	(void)k, (void)text, (void)dst, (void)prob, (void)len;
+	return 0;
+}
+
+static int parse_placements(const struct pb_key *k, const char *text, void *dst,
+			    char *prob, size_t len)
+{
+	struct pb_job *j = dst_job(dst);
 	enum pb_place_kind want = j->bench->shape == PB_SHAPE_PAIR ?
 				  PB_PLACE_PAIR : PB_PLACE_WORKERS;
-	char *copy = strdup(kv->val), *p = copy, *tok, names[256];
+	char *copy = strdup(text), *p = copy, *tok, names[256];
 	int rc = 0;
 
+	(void)k;
 	if (!copy)
-		return oom(err, len);
+		return oom(prob, len);
 	placement_names(want, names, sizeof(names));
 	while (!rc && (tok = strsep(&p, ","))) {
 		int kind = pb_placement_kind(tok = trim(tok));
 
 		if (j->nr_placements >= PB_MAX_PLACEMENTS)
-			rc = where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					"more than %d placements", PB_MAX_PLACEMENTS);
+			rc = pb_errf(prob, len, 0, "more than %d placements", PB_MAX_PLACEMENTS);
 		else if (kind < 0)
-			rc = where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					"unknown placement '%s' (bench %s takes: %s)",
-					tok, j->bench->name, names);
+			rc = pb_errf(prob, len, 0, "unknown placement '%s' (bench %s takes: %s)",
+				     tok, j->bench->name, names);
 		else if (kind != (int)want)
-			rc = where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					"'%s' is a %s placement; bench %s takes: %s", tok,
-					kind == PB_PLACE_PAIR ? "pair" : "worker",
-					j->bench->name, names);
+			rc = pb_errf(prob, len, 0, "'%s' is a %s placement; bench %s takes: %s",
+				     tok, kind == PB_PLACE_PAIR ? "pair" : "worker",
+				     j->bench->name, names);
 		else
 			snprintf(j->placements[j->nr_placements++],
 				 sizeof(j->placements[0]), "%s", tok);
@@ -907,18 +863,19 @@ static int cpus_item(struct pb_job *j, const char *s)
 	return 0;
 }
 
-static int parse_cpus(struct pb_job *j, const struct pb_kv *kv, char *err, size_t len)
+static int parse_cpus(const struct pb_key *k, const char *text, void *dst,
+		      char *prob, size_t len)
 {
-	char *copy = strdup(kv->val), *p = copy, *tok;
+	char *copy = strdup(text), *p = copy, *tok;
 	int rc = 0;
 
+	(void)k;
 	if (!copy)
-		return oom(err, len);
+		return oom(prob, len);
 	while (!rc && (tok = strsep(&p, ",")))
-		if (cpus_item(j, tok = trim(tok)))
-			rc = where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					"'%s' is not a CPU number or range (0..%d, A-B, "
-					"at most %d CPUs)", tok, CPU_NR_MAX - 1, CPUS_MAX);
+		if (cpus_item(dst_job(dst), tok = trim(tok)))
+			rc = pb_errf(prob, len, 0, "'%s' is not a CPU number or range (0..%d, "
+				     "A-B, at most %d CPUs)", tok, CPU_NR_MAX - 1, CPUS_MAX);
 	free(copy);
 	return rc;
 }
@@ -931,26 +888,26 @@ static int pct_cmp(const void *a, const void *b)
 }
 
 /* percentiles=50,99,99.99: up to PB_MAX_PCT, each in (0, 100); sorted, once each. */
-static int parse_pct(struct pb_job *j, const char *text, const struct pb_kv *kv,
-		     char *err, size_t len)
+static int parse_pct(const struct pb_key *k, const char *text, void *dst,
+		     char *prob, size_t len)
 {
+	struct pb_job *j = dst_job(dst);
 	char *copy = strdup(text), *p = copy, *tok;
 	int rc = 0, n = 0;
 	double v[PB_MAX_PCT];
 
+	(void)k;
 	if (!copy)
-		return oom(err, len);
+		return oom(prob, len);
 	while (!rc && (tok = strsep(&p, ","))) {
 		tok = trim(tok);
 		double x = 0;
 
 		if (pb_parse_double(tok, 0, 100, &x) || !(x > 0 && x < 100))
-			rc = kv ? where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					     "'%s' is not a percentile above 0 and below 100 "
-					     "(50, 99.9, 99.99)", tok) : -1;
+			rc = pb_errf(prob, len, 0, "'%s' is not a percentile above 0 and below "
+				     "100 (50, 99.9, 99.99)", tok);
 		else if (n == PB_MAX_PCT)
-			rc = kv ? where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					     "at most %d percentiles", PB_MAX_PCT) : -1;
+			rc = pb_errf(prob, len, 0, "at most %d percentiles", PB_MAX_PCT);
 		else
 			v[n++] = x;
 	}
@@ -965,20 +922,52 @@ static int parse_pct(struct pb_job *j, const char *text, const struct pb_kv *kv,
 	return 0;
 }
 
-/* peer=HOST[:PORT]: a workload that can run across hosts, an address that parses. */
-static int parse_peer(struct pb_job *j, const struct pb_kv *kv, char *err, size_t len)
+static int parse_events(const struct pb_key *k, const char *text, void *dst,
+			char *prob, size_t len)
 {
-	char host[128], prob[PB_ERR_MAX];
+	struct pb_job *j = dst_job(dst);
+
+	(void)k;
+	if (strlen(text) >= sizeof(j->events))
+		return pb_errf(prob, len, 0, "too long (at most %zu characters)",
+			       sizeof(j->events) - 1);
+	snprintf(j->events, sizeof(j->events), "%s", text);
+	return 0;
+}
+
+/* estimator=: p50 only for a workload that keeps per-op latency. */
+static int parse_estimator(const struct pb_key *k, const char *text, void *dst,
+			   char *prob, size_t len)
+{
+	const struct common *cm = dst;
+	char who[128];
+
+	if (pb_key_typed(k, text, dst, prob, len))
+		return -1;
+	if (cm->estimator != PB_EST_P50 || pb_bench_keeps_latency(cm->job->bench))
+		return 0;
+	pb_benches_with(bench_table(), pb_bench_keeps_latency, who, sizeof(who));
+	return pb_errf(prob, len, 0, "p50 needs per-message latency, which bench %s does not "
+		       "keep (%s do)", cm->job->bench->name, who);
+}
+
+/* peer=HOST[:PORT]: a workload that can run across hosts, an address that parses. */
+static int parse_peer(const struct pb_key *k, const char *text, void *dst,
+		      char *prob, size_t len)
+{
+	const struct pb_bench *b = dst_job(dst)->bench;
+	char host[128], why[PB_ERR_MAX], who[128];
 	int port;
 
-	if (!pb_bench_peer_capable(j->bench))
-		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
-				  "bench %s cannot run across hosts (udpping and rr can)",
-				  j->bench->name);
-	if (pb_peer_addr_parse(kv->val, PB_SERVER_PORT, host, sizeof(host), &port,
-			       prob, sizeof(prob)))
-		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
-				  "%s (expected HOST[:PORT])", prob);
+	(void)k;
+	if (!pb_bench_peer_capable(b)) {
+		pb_benches_with(bench_table(), pb_bench_peer_capable, who, sizeof(who));
+		return pb_errf(prob, len, 0, "bench %s cannot run across hosts (%s can)",
+			       b->name, who);
+	}
+	if (pb_peer_addr_parse(text, PB_SERVER_PORT, host, sizeof(host), &port,
+			       why, sizeof(why)))
+		return pb_errf(prob, len, 0, "%s (expected HOST[:PORT])", why);
 	return 0;
 }
 
@@ -997,14 +986,14 @@ static const struct pb_kv *job_kv(const struct pb_job *j, const char *key)
 /*
  * peer= an IP address of the other family than family= (4 when not set):
  * the run could only fail, so it is refused here, --dry-run included.  A
- * host name is left to the run, which looks it up.
+ * host name is left to the run, which looks it up.  Cited at family= when
+ * it was given, else at peer=.
  */
-static int check_peer_family(const struct pb_job *j, const struct pb_kv *peer,
-			     char *err, size_t len)
+static int verify_peer(const struct pb_key *k, const void *dst, struct pb_key_fault *f)
 {
-	const struct pb_kv *fam = job_kv(j, "family");
+	const struct pb_job *j = dst_job(dst);
+	const struct pb_kv *fam = job_kv(j, "family"), *peer = job_kv(j, k->name);
 	bool deflt = !fam || (fam->line <= 0 && !strcmp(fam->origin, "default"));
-	const struct pb_kv *at = deflt ? peer : fam;
 	char host[128], prob[PB_ERR_MAX], buf[sizeof(struct in6_addr)];
 	int port, want = fam && !strcmp(fam->val, "6") ? 6 : 4, got;
 
@@ -1015,93 +1004,167 @@ static int check_peer_family(const struct pb_job *j, const struct pb_kv *peer,
 	got = inet_pton(AF_INET, host, buf) == 1 ? 4 : inet_pton(AF_INET6, host, buf) == 1 ? 6 : 0;
 	if (!got || got == want)
 		return 0;
-	return where_fail(err, len, at->origin, at->line, at->key, false,
-			  "family=%d%s asks for IPv%d but peer=%s is an IPv%d address",
-			  want, deflt ? " (the default)" : "", want, peer->val, got);
+	f->key = deflt ? peer->key : fam->key;
+	f->named = true;
+	return pb_errf(f->msg, sizeof(f->msg), 0, "family=%d%s asks for IPv%d but peer=%s is "
+		       "an IPv%d address", want, deflt ? " (the default)" : "", want,
+		       peer->val, got);
 }
 
-/*
- * peer_cpu needs peer; peer= an address of family='s family; across hosts
- * a session has at most PB_PEER_MAX_INSTANCES.
- */
-static int check_peer(struct pb_job *j, char *err, size_t len)
+/* peer_cpu= is the CPU of the server role on the peer: it needs peer=. */
+static int verify_peer_cpu(const struct pb_key *k, const void *dst, struct pb_key_fault *f)
 {
-	const struct pb_kv *pc = job_kv(j, "peer_cpu"), *peer = job_kv(j, "peer");
+	(void)k;
+	if (job_kv(dst_job(dst), "peer"))
+		return 0;
+	return pb_errf(f->msg, sizeof(f->msg), 0, "peer_cpu needs peer=HOST[:PORT]");
+}
+
+const struct pb_key pb_common_keys[] = {
+	{ .name = "bench", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
+	  .help = "workload to run (see `pinbench list`)", .parse = parse_bench },
+	{ .name = "placement", .type = PB_T_STR, .def = PAIR_DEFAULT, PB_NO_RANGE,
+	  .help = "placements, comma separated; the job runs once per placement"
+		  " (workers: default compact)", .parse = parse_placements },
+	{ .name = "cpus", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
+	  .help = "explicit CPUs, one per role instance in role order"
+		  " (\"0,1\", \"0-3\"); replaces placement", .parse = parse_cpus },
+	{ .name = "rounds", .type = PB_T_INT, .def = "1", 1, 1000,
+	  .help = "executions of the job file: round 1 of every job and placement, then"
+		  " round 2, ..., each in fresh processes, in an order shuffled per round",
+	  .off = offsetof(struct common, rounds) },
+	{ .name = "repeats", .type = PB_T_INT, .def = "4", 1, 1000,
+	  .help = "measurements per placement",
+	  .off = offsetof(struct common, repeats) },
+	{ .name = "warmup", .type = PB_T_DOUBLE, .def = "1", 0, 3600,
+	  .help = "seconds of warm-up before the first measurement",
+	  .off = offsetof(struct common, warmup) },
+	{ .name = "duration", .type = PB_T_DOUBLE, .def = "5", 0.001, 86400,
+	  .help = "seconds per measurement (when loops=0)",
+	  .off = offsetof(struct common, duration) },
+	{ .name = "loops", .type = PB_T_INT, .def = "0", 0, 1e12,
+	  .help = "operations per measurement; 0: use duration",
+	  .off = offsetof(struct common, loops) },
+	{ .name = "tasks", .type = PB_T_ENUM, .def = "processes", PB_NO_RANGE,
+	  .choices = "processes|threads",
+	  .help = "run role instances as processes or threads",
+	  .off = offsetof(struct common, tasks) },
+	{ .name = "timeout", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
+	  .help = "watchdog in seconds for the whole job; 0: automatic, 3 x each phase"
+		  " + 10 s without progress",
+	  .off = offsetof(struct common, timeout) },
+	{ .name = "percentiles", .type = PB_T_STR, .def = PB_PCT_DEFAULT, PB_NO_RANGE,
+	  .help = "latency percentiles reported (latency workloads), comma separated, each"
+		  " above 0 and below 100 (99.99 too); min and max always",
+	  .parse = parse_pct },
+	{ .name = "events", .type = PB_T_STR, .def = "", PB_NO_RANGE,
+	  .help = "counter events, comma separated; empty: the default set",
+	  .parse = parse_events },
+	{ .name = "counters", .type = PB_T_ENUM, .def = "task", PB_NO_RANGE,
+	  .choices = "task|cpu",
+	  .help = "count per task or per CPU",
+	  .off = offsetof(struct common, counters) },
+	{ .name = "counting", .type = PB_T_ENUM, .def = "separate", PB_NO_RANGE,
+	  .choices = "separate|inline",
+	  .help = "separate: the metric's repeats run without counters, then each counter"
+		  " pass runs one short window (count_duration); inline: count during the"
+		  " metric's repeats",
+	  .off = offsetof(struct common, counting) },
+	{ .name = "count_duration", .type = PB_T_DOUBLE, .def = "0", 0, 86400,
+	  .help = "counting=separate: seconds of the one window of each counter pass;"
+		  " 0: a tenth of duration, at least 0.2 s and at most duration"
+		  " (with loops: a tenth of loops)",
+	  .off = offsetof(struct common, count_duration) },
+	{ .name = "estimator", .type = PB_T_ENUM, .def = "mean", PB_NO_RANGE,
+	  .choices = "median|trimmed|mean|p50",
+	  .help = "a repeat's value from its slices: median of the slice rates, 10 % trimmed"
+		  " mean, the plain mean of the window, or the median latency (p50: udpping, rr)",
+	  .off = offsetof(struct common, estimator), .parse = parse_estimator },
+	{ .name = "peer", .type = PB_T_STR, .def = NULL, PB_NO_RANGE,
+	  .help = "HOST[:PORT] of a `pinbench server`: the server role runs there, the"
+		  " client here (udpping, rr; default port 7543)",
+	  .parse = parse_peer, .verify = verify_peer },
+	{ .name = "peer_cpu", .type = PB_T_INT, .def = NULL, 0, CPU_NR_MAX - 1,
+	  .help = "with peer: the CPU of the server role on the peer (default 0)",
+	  .off = offsetof(struct common, peer_cpu), .verify = verify_peer_cpu },
+	{ .name = NULL }
+};
+
+/* Across hosts a session has at most PB_PEER_MAX_INSTANCES. */
+static int check_peer_instances(struct pb_job *j, char *err, size_t len)
+{
 	char msg[160];
 
-	if (!peer) {
-		if (!pc)
-			return 0;
-		return where_fail(err, len, pc->origin, pc->line, pc->key, true,
-				  "peer_cpu needs peer=HOST[:PORT]");
-	}
-	if (check_peer_family(j, peer, err, len))
-		return -1;	/* where_fail's */
-	if (j->nr_instances <= PB_PEER_MAX_INSTANCES)
+	if (!job_kv(j, "peer") || j->nr_instances <= PB_PEER_MAX_INSTANCES)
 		return 0;
 	snprintf(msg, sizeof(msg), "%d instances: across hosts at most %d",
 		 j->nr_instances, PB_PEER_MAX_INSTANCES);
 	return job_fail(j, err, len, msg);
 }
 
-static int parse_common_kv(struct pb_job *j, const struct pb_key *k,
-			   const struct pb_kv *kv, struct common *cm,
-			   char *err, size_t len)
+/* Every key of the job through its row's parse step (text kept in kv). */
+static int parse_rows(struct pb_job *j, const struct pb_key *(*row)(const struct pb_bench *b,
+								    const char *name),
+		      void *dst, char *err, size_t len)
 {
-	char prob[256];
+	char prob[JOB_LINE_MAX + 256];
 
-	if (!strcmp(k->name, "bench"))
-		return 0;
-	if (!strcmp(k->name, "placement"))
-		return parse_placements(j, kv, err, len);
-	if (!strcmp(k->name, "cpus"))
-		return parse_cpus(j, kv, err, len);
-	if (!strcmp(k->name, "peer"))
-		return parse_peer(j, kv, err, len);
-	if (!strcmp(k->name, "percentiles"))
-		return parse_pct(j, kv->val, kv, err, len);
-	if (!strcmp(k->name, "events")) {
-		if (strlen(kv->val) >= sizeof(j->events))
-			return where_fail(err, len, kv->origin, kv->line, kv->key, true,
-					  "too long (at most %zu characters)",
-					  sizeof(j->events) - 1);
-		snprintf(j->events, sizeof(j->events), "%s", kv->val);
-		return 0;
+	for (int i = 0; i < j->nr_kv; i++) {
+		const struct pb_kv *kv = &j->kv[i];
+		const struct pb_key *k = row(j->bench, kv->key);
+
+		if (k && pb_key_check(k, kv->val, dst, prob, sizeof(prob)))
+			return where_fail(err, len, kv->origin, kv->line, kv->key,
+					  true, "%s", prob);
 	}
-	if (pb_key_check(k, kv->val, cm, prob, sizeof(prob)))
-		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
-				  "%s", prob);
-	if (!strcmp(k->name, "estimator") && cm->estimator == PB_EST_P50 &&
-	    !j->bench->latency)
-		return where_fail(err, len, kv->origin, kv->line, kv->key, true,
-				  "p50 needs per-message latency, which bench %s does not keep"
-				  " (udpping and rr do)", j->bench->name);
 	return 0;
 }
 
-static int parse_common(struct pb_job *j, char *err, size_t len)
+/* The rows of keys that have a verify step, for each key set in the job. */
+static int verify_rows(const struct pb_job *j, const struct pb_key *keys,
+		       const void *dst, char *err, size_t len)
 {
-	struct common cm = { 0 };
+	for (const struct pb_key *k = keys; k && k->name; k++) {
+		struct pb_key_fault f = { .key = k->name };
+		const struct pb_kv *at;
 
-	parse_pct(j, PB_PCT_DEFAULT, NULL, err, len);
-	for (int i = 0; i < j->nr_kv; i++) {
-		const struct pb_key *k = common_key(j->kv[i].key);
-
-		if (k && parse_common_kv(j, k, &j->kv[i], &cm, err, len))
-			return -1;
+		if (!k->verify || (keys != pb_common_keys && common_key(k->name)) ||
+		    !job_kv(j, k->name) || !k->verify(k, dst, &f))
+			continue;
+		at = job_kv(j, f.key) ? job_kv(j, f.key) : job_kv(j, k->name);
+		return where_fail(err, len, at->origin, at->line, at->key, !f.named,
+				  "%s", f.msg);
 	}
-	j->rounds = (int)cm.rounds;
-	j->repeats = (int)cm.repeats;
-	j->warmup = cm.warmup;
-	j->duration = cm.duration;
-	j->loops = cm.loops;
-	j->threads = cm.tasks == 1;
-	j->timeout = cm.timeout;
-	j->counters_cpu = cm.counters;
-	j->counting_inline = cm.counting == 1;
-	j->count_duration = cm.count_duration;
-	j->estimator = cm.estimator;
-	j->peer_cpu = (int)cm.peer_cpu;		/* 0 when not given */
+	return 0;
+}
+
+static const struct pb_key *common_row(const struct pb_bench *b, const char *name)
+{
+	(void)b;
+	return common_key(name);
+}
+
+static int parse_common(struct pb_job *j, struct common *cm, char *err, size_t len)
+{
+	char prob[256];
+
+	memset(cm, 0, sizeof(*cm));
+	cm->job = j;
+	parse_pct(NULL, PB_PCT_DEFAULT, cm, prob, sizeof(prob));
+	if (parse_rows(j, common_row, cm, err, len))
+		return -1;
+	j->rounds = (int)cm->rounds;
+	j->repeats = (int)cm->repeats;
+	j->warmup = cm->warmup;
+	j->duration = cm->duration;
+	j->loops = cm->loops;
+	j->threads = cm->tasks == 1;
+	j->timeout = cm->timeout;
+	j->counters_cpu = cm->counters;
+	j->counting_inline = cm->counting == 1;
+	j->count_duration = cm->count_duration;
+	j->estimator = cm->estimator;
+	j->peer_cpu = (int)cm->peer_cpu;		/* 0 when not given */
 	return 0;
 }
 
@@ -1132,15 +1195,7 @@ static int parse_opts(struct pb_job *j, char *err, size_t len)
 		    pb_key_check(k, k->def, j->opts, prob, sizeof(prob)))
 			return pb_errf(err, len, 0, "bench %s: default %s: %s", b->name,
 				    k->name, prob);
-	for (int i = 0; i < j->nr_kv; i++) {
-		const struct pb_kv *kv = &j->kv[i];
-		const struct pb_key *k = bench_key(b, kv->key);
-
-		if (k && pb_key_check(k, kv->val, j->opts, prob, sizeof(prob)))
-			return where_fail(err, len, kv->origin, kv->line, kv->key,
-					  true, "%s", prob);
-	}
-	return 0;
+	return parse_rows(j, bench_key, j->opts, err, len);
 }
 
 /* "FILE:LINE: job 'x': msg", or "job 'x': msg" ad hoc. */
@@ -1230,6 +1285,7 @@ static int job_build(const struct ctx *c, const struct section *sec,
 		     char *err, size_t len)
 {
 	struct pb_job *j = job_new(js);
+	struct common cm;
 
 	if (!j)
 		return oom(err, len);
@@ -1242,8 +1298,10 @@ static int job_build(const struct ctx *c, const struct section *sec,
 	j->line = sec->line;
 	if ((c->path && !(j->file = strdup(c->path))) || kv_fill(j, f, sw))
 		return oom(err, len);
-	if (parse_common(j, err, len) || parse_opts(j, err, len) ||
-	    instances(j, err, len) || check_cpus(j, err, len) || check_peer(j, err, len))
+	if (parse_common(j, &cm, err, len) || parse_opts(j, err, len) ||
+	    instances(j, err, len) || check_cpus(j, err, len) ||
+	    verify_rows(j, pb_common_keys, &cm, err, len) ||
+	    verify_rows(j, b->keys, j->opts, err, len) || check_peer_instances(j, err, len))
 		return -1;
 	return bench_check(j, err, len);
 }

@@ -146,7 +146,7 @@ static int double_problem(const struct pb_key *k, const char *text, void *field,
 	return 0;
 }
 
-/* The problem with text as a value of k (no key name), or 0. */
+/* The problem with text as a value of k's type and range (no key name), or 0. */
 static int value_problem(const struct pb_key *k, const char *text, void *opts,
 			 char *prob, size_t len)
 {
@@ -181,17 +181,30 @@ static int value_problem(const struct pb_key *k, const char *text, void *opts,
 }
 
 /* value_problem(), plus a hint when a trailing comment is the likely cause. */
-int pb_key_check(const struct pb_key *k, const char *text, void *opts,
-		       char *prob, size_t len)
+int pb_key_typed(const struct pb_key *k, const char *text, void *dst,
+		 char *prob, size_t len)
 {
 	size_t n;
 
-	if (!value_problem(k, text, opts, prob, len))
+	if (len > PB_ERR_MAX)
+		len = PB_ERR_MAX;	/* a value's problem fits any caller's buffer */
+	if (!value_problem(k, text, dst, prob, len))
 		return 0;
 	n = strlen(prob);
 	if (strpbrk(text, "#;") && n < len)
 		snprintf(prob + n, len - n, " (comments must be on a line of their own)");
 	return -1;
+}
+
+pb_key_parse_fn *pb_key_parser(const struct pb_key *k)
+{
+	return k->parse ? k->parse : pb_key_typed;
+}
+
+int pb_key_check(const struct pb_key *k, const char *text, void *opts,
+		 char *prob, size_t len)
+{
+	return pb_key_parser(k)(k, text, opts, prob, len);
 }
 
 int pb_key_parse(const struct pb_key *k, const char *text, void *opts,

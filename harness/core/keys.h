@@ -13,9 +13,21 @@
 
 /* The key called name in a NULL-terminated table, or NULL. */
 const struct pb_key *pb_key_find(const struct pb_key *keys, const char *name);
+/* A row's parse step (struct pb_key's .parse). */
+typedef int pb_key_parse_fn(const struct pb_key *k, const char *text, void *dst,
+			    char *prob, size_t len);
 /*
- * Parse text into the typed field of key k inside opts: 0, or -1 with what
- * is wrong with the value in prob (no key name: the caller says where).
+ * The parse step of a row without its own: text into the field at k->off
+ * by k's type, range and choices (a hint when a trailing comment is the
+ * likely fault).
+ */
+pb_key_parse_fn pb_key_typed;
+/* k's parse step: its .parse, else pb_key_typed. */
+pb_key_parse_fn *pb_key_parser(const struct pb_key *k);
+/*
+ * Parse text into the typed field of key k inside opts (k's parse step):
+ * 0, or -1 with what is wrong with the value in prob (no key name: the
+ * caller says where).
  */
 int pb_key_check(const struct pb_key *k, const char *text, void *opts,
 		 char *prob, size_t len);
