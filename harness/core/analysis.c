@@ -123,7 +123,7 @@ static void counter_checks(const struct pb_nominal *nom, struct pb_result *r)
 		pb_check_clock(&fig, &r->anomalies, NULL);
 }
 
-/* Datagrams the workload counted as lost (aux "lost"), over the metric's windows. */
+/* Datagrams the workload counted as lost (its .lost_counter), over the metric's windows. */
 static void lost_check(struct pb_result *r)
 {
 	uint64_t lost, ops;

@@ -54,7 +54,7 @@ struct pb_task {
 };
 
 /*
- * One window.  With datagrams lost (the workload's "lost" aux), the time the
+ * One window.  With datagrams lost (the workload's .lost_counter), the time the
  * primary role spent waiting for replies that never came (wait_s, per
  * instance on average) is no round trip: value comes from the ops over
  * elapsed_s - wait_s.  A window with no completed op has no value (stall):
