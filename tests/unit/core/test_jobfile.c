@@ -118,12 +118,17 @@ static const struct pb_bench *const fake_benches[] = {
 	&fake_pipe, &fake_rr, &fake_epoll, NULL
 };
 
+static const struct pb_bench *find_in(const struct pb_bench *const *tab, const char *name)
+{
+	for (int i = 0; tab[i]; i++)
+		if (!strcmp(tab[i]->name, name))
+			return tab[i];
+	return NULL;
+}
+
 static const struct pb_bench *fake_find(const char *name)
 {
-	for (int i = 0; fake_benches[i]; i++)
-		if (!strcmp(fake_benches[i]->name, name))
-			return fake_benches[i];
-	return NULL;
+	return find_in(fake_benches, name);
 }
 
 static int setup_fakes(void **state)
@@ -1029,6 +1034,191 @@ static void test_section_name_limit(void **state)
 			"or _-.:+@)", name);
 }
 
+/* ---------------------------------------------------------------- */
+/* Key rows: parse and verify steps, ranges, capabilities from the table */
+
+struct net_opts {
+	int	family;
+	long	x;
+};
+
+/* x > 0 only over IPv4: a cross-key rule, cited at x. */
+static int verify_x(const struct pb_key *k, const void *dst, struct pb_key_fault *f)
+{
+	const struct net_opts *o = dst;
+
+	(void)k;
+	if (!o->x || o->family == 0)
+		return 0;
+	snprintf(f->msg, sizeof(f->msg), "x=%ld needs family=4", o->x);
+	return -1;
+}
+
+static const struct pb_key net_keys[] = {
+	{ .name = "family", .type = PB_T_ENUM, .def = "4", PB_NO_RANGE, .choices = "4|6",
+	  .off = offsetof(struct net_opts, family) },
+	{ .name = "x", .type = PB_T_INT, .def = "0", 0, 9,
+	  .off = offsetof(struct net_opts, x), .verify = verify_x },
+	{ .name = NULL }
+};
+
+static int fake_peer(struct pb_peer_ctx *p)
+{
+	(void)p;
+	return -1;
+}
+
+static const struct pb_bench fake_net = {
+	.name = "net", .shape = PB_SHAPE_PAIR, .roles = { "client", "server" },
+	.keys = net_keys, .opts_size = sizeof(struct net_opts), .latency = true,
+	.aux_names = { "stale", "lost" }, .lost_counter = PB_AUX_ID(1),
+	.peer_listen = fake_peer, .peer_connect = fake_peer,
+};
+
+static const struct pb_bench fake_lat = {
+	.name = "lat", .shape = PB_SHAPE_PAIR, .roles = { "a", "b" }, .latency = true,
+};
+
+static const struct pb_bench *const net_benches[] = {
+	&fake_pipe, &fake_net, &fake_lat, NULL
+};
+
+static const struct pb_bench *net_find(const char *name)
+{
+	return find_in(net_benches, name);
+}
+
+/* The job file text fails with exactly expect. */
+static void text_fails(const char *text, const char *expect)
+{
+	struct pb_jobset js;
+
+	err[0] = '\0';
+	if (!pb_jobs_load_text("t.ini", text, strlen(text), NULL, 0, 2, &js, err, sizeof(err)))
+		fail_msg("loaded: %s", text);
+	assert_string_equal(err, expect);
+}
+
+static void text_ok(const char *text)
+{
+	struct pb_jobset js;
+
+	err[0] = '\0';
+	if (pb_jobs_load_text("t.ini", text, strlen(text), NULL, 0, 2, &js, err, sizeof(err)))
+		fail_msg("%s: unexpected error: %s", text, err);
+	pb_jobset_free(&js);
+}
+
+/* Every row parses through a step; structured text has its own; cross-key rows verify. */
+static void test_key_rows(void **state)
+{
+	(void)state;
+	for (const struct pb_key *k = pb_common_keys; k->name; k++) {
+		assert_non_null(pb_key_parser(k));
+		if (k->type == PB_T_STR)	/* never typed into struct common */
+			assert_non_null(k->parse);
+		if (!strcmp(k->name, "peer") || !strcmp(k->name, "peer_cpu"))
+			assert_non_null(k->verify);
+	}
+	for (int i = 0; pb_benches[i]; i++)
+		for (const struct pb_key *k = pb_benches[i]->keys; k && k->name; k++)
+			assert_non_null(pb_key_parser(k));
+	assert_ptr_equal(pb_key_parser(&pipe_keys[0]), pb_key_typed);
+}
+
+/* A value one past either end of a row's range is refused, the key named. */
+static void range_refused(const char *bench, const struct pb_key *k, double v)
+{
+	char text[256], want[128];
+	struct pb_jobset js;
+
+	if (k->type == PB_T_INT)
+		snprintf(text, sizeof(text), "[j]\nbench = %s\n%s = %.0f\n", bench, k->name, v);
+	else
+		snprintf(text, sizeof(text), "[j]\nbench = %s\n%s = %.17g\n", bench, k->name, v);
+	err[0] = '\0';
+	if (!pb_jobs_load_text("t.ini", text, strlen(text), NULL, 0, 2, &js, err, sizeof(err)))
+		fail_msg("loaded: %s", text);
+	snprintf(want, sizeof(want), "t.ini:3: %s: '", k->name);
+	if (strncmp(err, want, strlen(want)) || !strstr(err, "' is out of range "))
+		fail_msg("%s: %s", k->name, err);
+}
+
+static void test_key_ranges(void **state)
+{
+	(void)state;
+	for (const struct pb_key *k = pb_common_keys; k->name; k++) {
+		if ((k->type != PB_T_INT && k->type != PB_T_DOUBLE) || k->min > k->max)
+			continue;
+		range_refused("pipe", k, k->max + 1);
+		range_refused("pipe", k, k->min - 1);
+	}
+	for (const struct pb_key *k = pipe_keys; k->name; k++)
+		if (k->type == PB_T_INT && k->min <= k->max)
+			range_refused("pipe", k, k->max + 1);
+}
+
+/* The workloads a message names are those of the table with the capability. */
+static void test_computed_capability(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	pb_benches_with(net_benches, pb_bench_keeps_latency, buf, sizeof(buf));
+	assert_string_equal(buf, "net and lat");
+	pb_benches_with(net_benches, pb_bench_peer_capable, buf, sizeof(buf));
+	assert_string_equal(buf, "net");
+	pb_benches_with(fake_benches, pb_bench_peer_capable, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	pb_benches_with(fake_benches, pb_bench_keeps_latency, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	{
+		static const struct pb_bench *const three[] = {
+			&fake_net, &fake_pipe, &fake_lat, &fake_net, NULL
+		};
+
+		pb_benches_with(three, pb_bench_keeps_latency, buf, sizeof(buf));
+		assert_string_equal(buf, "net, lat and net");
+	}
+	text_fails("[j]\nbench = pipe\npeer = 192.0.2.1\n",
+		   "t.ini:3: peer: bench pipe cannot run across hosts (none can)");
+	pb_jobfile_find_bench = net_find;
+	pb_jobfile_benches = net_benches;
+	text_fails("[j]\nbench = pipe\nestimator = p50\n",
+		   "t.ini:3: estimator: p50 needs per-message latency, which bench pipe "
+		   "does not keep (net and lat do)");
+	text_fails("[j]\nbench = pipe\npeer = 192.0.2.1\n",
+		   "t.ini:3: peer: bench pipe cannot run across hosts (net can)");
+	text_ok("[j]\nbench = net\nestimator = p50\npeer = 192.0.2.1\n");
+	assert_int_equal(pb_bench_lost_aux(&fake_net), 1);
+	assert_int_equal(pb_bench_lost_aux(&fake_pipe), -1);
+	assert_int_equal(pb_bench_reply_timeout_ms(&fake_net, NULL), 0);
+	setup_fakes(state);
+}
+
+/* The verify steps, after every key is read: the fault cited where it was set. */
+static void test_verify_steps(void **state)
+{
+	(void)state;
+	pb_jobfile_find_bench = net_find;
+	pb_jobfile_benches = net_benches;
+	text_fails("[j]\nbench = net\nfamily = 6\npeer = 192.0.2.1\n",
+		   "t.ini:3: family=6 asks for IPv6 but peer=192.0.2.1 is an IPv4 address");
+	text_fails("[j]\nbench = net\npeer = [::1]:7\n",
+		   "t.ini:3: family=4 (the default) asks for IPv4 but peer=[::1]:7 is an "
+		   "IPv6 address");
+	text_ok("[j]\nbench = net\nfamily = 6\npeer = [::1]:7\n");
+	text_ok("[j]\nbench = net\nfamily = 6\npeer = somehost\n");
+	text_fails("[j]\nbench = net\npeer_cpu = 2\n",
+		   "t.ini:3: peer_cpu: peer_cpu needs peer=HOST[:PORT]");
+	text_ok("[j]\nbench = net\npeer_cpu = 2\npeer = 192.0.2.1\n");
+	/* a workload's row: its verify sees the options, the key is named */
+	text_fails("[j]\nbench = net\nx = 3\nfamily = 6\n", "t.ini:3: x: x=3 needs family=4");
+	text_ok("[j]\nbench = net\nx = 3\n");
+	text_ok("[j]\nbench = net\nfamily = 6\n");
+	setup_fakes(state);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1056,6 +1246,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_counts_first),
 		cmocka_unit_test(test_real_tables),
 		cmocka_unit_test(test_section_name_limit),
+		cmocka_unit_test(test_key_rows),
+		cmocka_unit_test(test_key_ranges),
+		cmocka_unit_test(test_computed_capability),
+		cmocka_unit_test(test_verify_steps),
 	};
 	char *self = argc > 0 ? strdup(argv[0]) : NULL;
 
