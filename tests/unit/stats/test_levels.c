@@ -262,6 +262,61 @@ static void test_mde(void **state)
 	assert_true(isnan(pb_mde(0.01, 0)));
 }
 
+/* splitmix64 and Box-Muller: standard normal draws from a fixed seed */
+static double normal(uint64_t *x)
+{
+	uint64_t z[2];
+	double u1, u2;
+
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = (*x += 0x9e3779b97f4a7c15ull);
+
+		v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ull;
+		v = (v ^ (v >> 27)) * 0x94d049bb133111ebull;
+		z[i] = v ^ (v >> 31);
+	}
+	u1 = ((z[0] >> 11) + 0.5) / 9007199254740992.0;	/* (0, 1) */
+	u2 = (z[1] >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+/* Of n A/A pairs of boots (boot effects of sd c, within-boot error sw): how many differ by |d|+. */
+static int boots_as_far(double d, double sw, double c, int n, uint64_t seed)
+{
+	int far = 0;
+
+	for (int i = 0; i < n; i++) {
+		double diff = c * normal(&seed) - c * normal(&seed) + sw * normal(&seed);
+
+		far += fabs(diff) >= fabs(d);
+	}
+	return far;
+}
+
+/*
+ * The tipping point against a simulation: with no change at all, 1,000
+ * pairs of boots whose boot-to-boot CV is c (and the within-boot error
+ * 0.1 %) differ by +2.0 % or more in 5 % of pairs at c = c_tip (so the
+ * change is significant at the boot level exactly below c_tip): z = 1.96
+ * there; at c_tip / 2, z = 1.96 sqrt(sw^2 + 2 c^2) / sqrt(sw^2 + c^2 / 2)
+ * = 3.86, about 0.01 %: none or almost none of 1,000; at 2 c_tip, z =
+ * 0.99, about 32 %.  Seeded: the counts are fixed.
+ */
+static void test_tipping_simulated(void **state)
+{
+	double d = log(1.02), c = pb_tipping_cv(d, 0.001, INFINITY, 1, 1);
+	int at = boots_as_far(d, 0.001, c, 1000, 1);
+	int half = boots_as_far(d, 0.001, c / 2, 1000, 2);
+	int twice = boots_as_far(d, 0.001, c * 2, 1000, 3);
+
+	(void)state;
+	print_message("A/A pairs as far apart as +2.0 %%: %d at c_tip/2, %d at c_tip, %d at 2 c_tip"
+		      " (of 1000)\n", half, at, twice);
+	assert_true(half <= 5);
+	assert_true(at >= 30 && at <= 70);
+	assert_true(twice >= 250 && twice <= 400);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_unit_and_diff),
 		cmocka_unit_test(test_tipping),
 		cmocka_unit_test(test_mde),
+		cmocka_unit_test(test_tipping_simulated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
