@@ -148,7 +148,7 @@ static void components(const struct tally *t, int n, struct pb_levels *l)
 	}
 	if (boot->df > 0)
 		set_var(boot, (boot->ms - ms_run - (s1 - s2 / n) / boot->df * raw_inv) /
-			((n - s3 / n) / boot->df), inv->df <= 0 || (run->df <= 0 && inv->merged));
+			((n - s3 / n) / boot->df), inv->df <= 0);
 }
 
 int pb_levels_of(const struct pb_level_value *v, int n, struct pb_levels *l)

@@ -28,7 +28,9 @@
  * estimate before the clamp, so each stays unbiased).  A level with no
  * degrees of freedom (one invocation in every boot, say) is not
  * estimable: its component is NAN and the level above is solved as if it
- * were 0, so it holds both (merged says so).
+ * were 0, so it holds both (merged says so); with one run an invocation,
+ * inv holds the runs' variance too, and boot, which subtracts it whole,
+ * is the boots' own.
  */
 #ifndef PINBENCH_LEVELS_H
 #define PINBENCH_LEVELS_H

@@ -98,6 +98,30 @@ static void test_one_invocation_a_boot(void **state)
 }
 
 /*
+ * One run an invocation, 2 boots x 2 invocations: boot 1 {0}, {2} (mean
+ * 1), boot 2 {6}, {10} (mean 8), all 4.5.  No df within invocations;
+ * SS_inv = 1 + 1 + 4 + 4 = 10, df 2, MS 5, n0 = (4 - 2) / 2 = 1: inv 5,
+ * holding the runs' variance too (merged).  SS_boot = 2 (3.5^2 + 3.5^2) =
+ * 49, df 1; n0' = 2 - 4/4 = 1, n0'' = 4 - 8/4 = 2: boot (49 - 1 x 5) / 2
+ * = 22, the boots' own (not merged: the runs' share is taken out with inv).
+ */
+static void test_one_run_an_invocation(void **state)
+{
+	const struct pb_level_value v[] = {
+		V("b1", "a", 0), V("b1", "b", 2), V("b2", "c", 6), V("b2", "d", 10),
+	};
+	struct pb_levels l;
+
+	(void)state;
+	levels(v, 4, &l, 2, 4);
+	assert_true(isnan(comp(&l, PB_LEVEL_RUN)->var));
+	expect(&l, PB_LEVEL_INVOCATION, 5, 2, 5);
+	assert_true(comp(&l, PB_LEVEL_INVOCATION)->merged);
+	expect(&l, PB_LEVEL_BOOT, 49, 1, 22);
+	assert_false(comp(&l, PB_LEVEL_BOOT)->merged);
+}
+
+/*
  * Unbalanced: boot 1: inv a {0, 2} mean 1, inv b {4, 5, 6} mean 5 (boot
  * mean 17/5 = 3.4); boot 2: inv c {10}, inv d {7, 9} mean 8 (boot mean
  * 26/3); all 43/8 = 5.375.  N 8, B 4, a 2.
@@ -322,6 +346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_balanced),
 		cmocka_unit_test(test_one_invocation_a_boot),
+		cmocka_unit_test(test_one_run_an_invocation),
 		cmocka_unit_test(test_unbalanced),
 		cmocka_unit_test(test_clamped),
 		cmocka_unit_test(test_bad_input),
