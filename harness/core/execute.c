@@ -52,12 +52,14 @@ static int first_cpu(const struct pb_topo *t, const struct pb_jobset *js)
 	return -1;
 }
 
-/* What is recorded once per run: environment, nominal clock, observer start. */
+/* What is recorded once per run: levels, environment, nominal clock, observer start. */
 static void run_begin(struct pb_run *run, const struct pb_jobset *js)
 {
 	struct pb_env env;
 	char err[256];
 
+	pb_boot_id(run->boot_id, sizeof(run->boot_id));
+	snprintf(run->invocation, sizeof(run->invocation), "%s", pb_invocation_id());
 	run->obs_cpu = first_cpu(run->topo, js);
 	pb_nominal_detect(run->obs_cpu >= 0 ? run->obs_cpu : 0, &run->nominal);
 	if (!pb_env_collect(&env, err, sizeof(err))) {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/invocation.h"
 #include "core/plan.h"
 #include "core/runner.h"
 #include "sys/cpulock.h"
@@ -26,6 +27,8 @@ struct pb_run {
 	int			planned;	/* results the run will have when done */
 	int			rounds;		/* executions of the job file (rounds=) */
 	unsigned long		seed;		/* of the order's shuffle */
+	char			boot_id[PB_BOOT_ID_LEN];	/* "" unknown */
+	char			invocation[PB_INVOCATION_LEN];	/* "" unknown */
 	const struct pb_topo	*topo;
 	json_t			*environment;	/* or NULL */
 	struct pb_nominal	nominal;

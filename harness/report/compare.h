@@ -61,6 +61,19 @@ struct pb_mark {
 	char	message[200];
 };
 
+/*
+ * Where one run of a cell sits (the levels: boot, invocation, round),
+ * from its result file; "" when the file does not say (older files).
+ */
+#define PB_CMP_BOOT_LEN	64
+#define PB_CMP_INV_LEN	40
+struct pb_cmp_level {
+	char	boot[PB_CMP_BOOT_LEN];
+	char	invocation[PB_CMP_INV_LEN];
+	int	round;		/* 1 for a file of one round */
+	int	repeats;	/* the values behind the run's mean */
+};
+
 /* One job x placement x group: the pooled repeats. */
 struct pb_cell {
 	int			group;		/* index into pb_cmp.groups */
@@ -73,6 +86,8 @@ struct pb_cell {
 	 */
 	double			*u;
 	int			nu, ucap;
+	struct pb_cmp_level	*lv;		/* [nu]: where each of those runs sits */
+	int			lvcap;
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */

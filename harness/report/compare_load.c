@@ -267,19 +267,38 @@ static int add_value(struct pb_cell *cell, double v)
 	return 0;
 }
 
-/* The repeats v[from..n) of one run: their mean is one value of the cell's runs. */
-static int add_unit(const struct pb_table *t, struct pb_cell *cell, int from)
+/*
+ * The repeats v[from..n) of one run: their mean is one value of the cell's
+ * runs, kept with where the run sits (lv: its file's boot and invocation,
+ * the job's round).
+ */
+static int add_unit(const struct pb_table *t, struct pb_cell *cell, int from,
+		    const struct pb_cmp_level *lv)
 {
 	double *nu = pb_grow(cell->u, cell->nu, &cell->ucap, sizeof(*nu));
+	struct pb_cmp_level *nl;
 	struct pb_summary s;
 
-	if (!nu)
+	if (nu)
+		cell->u = nu;
+	nl = nu ? pb_grow(cell->lv, cell->nu, &cell->lvcap, sizeof(*nl)) : NULL;
+	if (!nl)
 		return -1;
-	cell->u = nu;
+	cell->lv = nl;
 	if (pb_summarize(cell->v + from, cell->n - from, t->rate, &s))
 		return 0;
+	cell->lv[cell->nu] = *lv;
+	cell->lv[cell->nu].repeats = cell->n - from;
 	cell->u[cell->nu++] = s.mean;
 	return 0;
+}
+
+/* A file's boot and invocation, for each of its runs (a job entry adds its round). */
+static void level_of(json_t *root, struct pb_cmp_level *lv)
+{
+	memset(lv, 0, sizeof(*lv));
+	snprintf(lv->boot, sizeof(lv->boot), "%s", jstr(root, "boot_id", ""));
+	snprintf(lv->invocation, sizeof(lv->invocation), "%s", jstr(root, "invocation", ""));
 }
 
 static int add_figure(struct pb_cell *cell, const char *name, double v, double w)
@@ -550,7 +569,8 @@ int pb_cmp_set_aside(struct pb_cmp *c, int keep)
 	return n;
 }
 
-static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
+static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
+		   struct pb_cmp_level *lv)
 {
 	struct pb_table *t = get_table(c, job, tcap);
 	json_t *reps = json_object_get(job, "repeats"), *r, *a;
@@ -588,7 +608,9 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap)
 		if (json_is_number(v) && add_value(cell, json_number_value(v)))
 			return -1;
 	}
-	if (cell->n > from && add_unit(t, cell, from))
+	lv->round = json_is_integer(json_object_get(job, "round")) ?
+		    (int)json_integer_value(json_object_get(job, "round")) : 1;
+	if (cell->n > from && add_unit(t, cell, from, lv))
 		return -1;
 	cell->interrupted |= part;
 	snprintf(cell->status, sizeof(cell->status), "%s", !cell->n ? "missing" :
@@ -799,6 +821,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 		     size_t len)
 {
 	json_t *root, *job;
+	struct pb_cmp_level lv;
 	char key[512];
 	int fd, group, rc = 0;
 	struct stat st;
@@ -832,8 +855,9 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 		add_cmdline(c->cmds[group], root);
 		add_run_errors(c->run_errors[group], root);
 	}
+	level_of(root, &lv);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
-		if (group < 0 || add_job(c, group, job, tcap)) {
+		if (group < 0 || add_job(c, group, job, tcap, &lv)) {
 			snprintf(err, len, "%s: out of memory", path);
 			rc = -1;
 			break;
@@ -973,6 +997,7 @@ void pb_cmp_free(struct pb_cmp *c)
 		for (j = 0; j < c->t[i].nr_cells; j++) {
 			free(c->t[i].cells[j].v);
 			free(c->t[i].cells[j].u);
+			free(c->t[i].cells[j].lv);
 			free(c->t[i].cells[j].marks);
 			free(c->t[i].cells[j].figs);
 		}

@@ -349,6 +349,8 @@ json_t *pb_run_json(const struct pb_run *run)
 	json_object_set_new(o, "finished", jstr_or_null(run->finished));
 	json_object_set_new(o, "jobs_planned", json_integer(run->planned));
 	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));
+	json_object_set_new(o, "boot_id", jstr_or_null(run->boot_id));
+	json_object_set_new(o, "invocation", jstr_or_null(run->invocation));
 	json_object_set_new(o, "seed", run->rounds > 1 ? json_integer((json_int_t)run->seed) :
 			    json_null());
 	if (run->obs_cpu >= 0)

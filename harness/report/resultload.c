@@ -293,6 +293,8 @@ int pb_result_check(json_t *root, char *err, size_t len)
 	if (field(&k, root, "label", W_STR | W_NONEMPTY) || field(&k, root, "host", W_OBJ) ||
 	    field(&k, root, "config", W_STR | W_NULL) || field(&k, root, "cmdline", W_STR) ||
 	    field(&k, root, "rounds", W_INT | W_MIN1) ||
+	    field(&k, root, "boot_id", W_STR | W_NULL | W_NONEMPTY) ||
+	    field(&k, root, "invocation", W_STR | W_NULL | W_NONEMPTY) ||
 	    field(&k, root, "jobs_planned", W_INT | W_MIN0) ||
 	    check_items(&k, root, "anomalies", check_anomaly))
 		return -1;

@@ -176,25 +176,30 @@ double pb_t_pvalue(double t, double df)
 }
 
 /* Bisection on t: the two-sided p falls monotonically with |t|. */
-double pb_t95(double df)
+double pb_t_two_sided(double alpha, double df)
 {
 	double lo = 0, hi = 2, mid;
 	int i;
 
-	if (isnan(df) || df <= 0)
+	if (isnan(df) || df <= 0 || !(alpha > 0 && alpha < 1))
 		return NAN;
-	if (df > PB_DF_NORMAL)
-		return PB_Z975;
-	while (pb_t_pvalue(hi, df) > 0.05 && hi < 1e300)
+	while (pb_t_pvalue(hi, df) > alpha && hi < 1e300)
 		hi *= 2;
 	for (i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
 		mid = (lo + hi) / 2;
-		if (pb_t_pvalue(mid, df) > 0.05)
+		if (pb_t_pvalue(mid, df) > alpha)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+double pb_t95(double df)
+{
+	if (!isnan(df) && df > PB_DF_NORMAL)
+		return PB_Z975;
+	return pb_t_two_sided(0.05, df);
 }
 
 static double min_of(const double *v, int n)

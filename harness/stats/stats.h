@@ -30,6 +30,12 @@ double pb_median(const double *v, int n);	/* does not reorder v */
 
 /* Two-sided Student t quantile for 95 % with df degrees of freedom (df may be fractional). */
 double pb_t95(double df);
+/*
+ * The t with P(|T| > t) = alpha, df degrees of freedom (fractional too):
+ * the upper 1 - alpha/2 quantile, so alpha 0.4 gives the 0.80 quantile.
+ * NAN when df <= 0 or alpha is not in (0, 1).
+ */
+double pb_t_two_sided(double alpha, double df);
 /* Two-sided p-value of Student t with df degrees of freedom. */
 double pb_t_pvalue(double t, double df);
 

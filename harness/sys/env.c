@@ -19,6 +19,17 @@
 #include "sys/others.h"
 #include "lib/util.h"
 
+int pb_boot_id(char *buf, size_t len)
+{
+	int n = pb_sys_read(buf, len, "/proc/sys/kernel/random/boot_id");
+
+	if (n > 0 && (size_t)n < len - 1 && strspn(buf, "0123456789abcdefABCDEF-") == (size_t)n)
+		return 0;
+	if (len)
+		*buf = '\0';
+	return -1;
+}
+
 int pb_cpulist_parse(const char *s, int *cpus, int max)
 {
 	int n = 0;

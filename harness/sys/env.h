@@ -91,6 +91,14 @@ const char *pb_paranoid_words(int level);
 /* Sum of all throttle counters (core + package), or -1 when none known. */
 long pb_env_throttle_total(const struct pb_env *e);
 
+/*
+ * This boot's id (/proc/sys/kernel/random/boot_id, through the sysroot)
+ * into buf: 0, or -1 and buf "" when it is missing or not hex digits and
+ * dashes.  A kernel booted again gets a new one.
+ */
+#define PB_BOOT_ID_LEN	64
+int pb_boot_id(char *buf, size_t len);
+
 /* CAP_PERFMON or CAP_SYS_ADMIN in this process' effective set (or euid 0). */
 bool pb_perf_privileged(void);
 

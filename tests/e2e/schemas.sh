@@ -83,6 +83,7 @@ for j in d["jobs"]:
     assert j["status"] in ("ok", "skipped") or j["reason"].startswith(
         ("every window stalled", "watchdog: no progress")), (j["name"], j["reason"])
 assert any(j["bench"] == "pipe" for j in ok), "no pipe job ran"
+assert len(d["invocation"]) == 32 and "boot_id" in d, "no invocation or boot_id"
 for u in [j for j in ok if j["bench"] == "udpping"]:
     assert "latency" in u["summary"] and "loss_rate" in u, "udpping: no latency or loss"
     assert "p99.99" in u["summary"]["latency"], "udpping percentiles=50,99,99.99: no p99.99"
@@ -203,6 +204,8 @@ invalid "an anomaly of severity \"warning\"" "/anomalies/[0-9]*/severity: 'warni
 break_doc "$a" "$T/bad3.json" 'd["jobs"][0]["repeats"][0]["ops"] = "many"'
 invalid "a repeat's ops as text" "/jobs/0/repeats/0/ops: 'many' is not of type 'integer'" \
 	"$T/bad3.json"
+break_doc "$a" "$T/bad9.json" 'd["invocation"] = "run-1"'
+invalid "an invocation not of 32 hex digits" "/invocation: 'run-1' does not match" "$T/bad9.json"
 break_doc "$a" "$T/bad4.json" 'd["jobs"][0]["metric"]["better"] = "faster"'
 invalid "a metric better \"faster\"" "/jobs/0/metric/better" "$T/bad4.json"
 break_doc "$T/topo.json" "$T/bad5.json" 'd["placements"][0].update(cpus=None, reason=None)'

@@ -695,6 +695,45 @@ static void test_runs_are_units(void **state)
 	free(out);
 }
 
+/* A result of label A whose job j ran at same-cpu in rounds 1 and 2 ("LEVELS" fills the rest). */
+#define LEVELS_JOB(r, v)	"{\"name\": \"j\", \"placement\": \"same-cpu\", " \
+	"\"status\": \"ok\", \"round\": " #r ", \"metric\": {\"name\": \"rtt\", " \
+	"\"unit\": \"ns\", \"better\": \"lower\"}, " \
+	"\"repeats\": [{\"value\": " #v "}, {\"value\": " #v "}]}"
+#define LEVELS(head)	"{\"schema\": \"pinbench-result/1\", \"label\": \"A\", " head \
+	"\"jobs\": [" LEVELS_JOB(1, 10) ", " LEVELS_JOB(2, 12) "]}"
+
+/*
+ * Each run of a cell keeps its file's boot and invocation and its own
+ * round; a file that names neither (older) leaves them "".
+ */
+static void test_levels_kept(void **state)
+{
+	const struct pb_cmp_level *lv;
+	const struct pb_table *t;
+	struct pb_cmp c = { 0 };
+
+	(void)state;
+	write_in("lv1.json", LEVELS("\"boot_id\": \"b-1\", \"invocation\": \"0f0f\", "));
+	write_in("lv2.json", LEVELS("\"boot_id\": null, "));
+	load(&c, "lv1.json");
+	load(&c, "lv2.json");
+	t = table(&c, "j", "same-cpu");
+	assert_int_equal(pb_cmp_cell(t, 0)->nu, 4);
+	lv = pb_cmp_cell(t, 0)->lv;
+	assert_string_equal(lv[0].boot, "b-1");
+	assert_string_equal(lv[0].invocation, "0f0f");
+	assert_int_equal(lv[0].round, 1);
+	assert_int_equal(lv[0].repeats, 2);
+	assert_string_equal(lv[1].boot, "b-1");
+	assert_string_equal(lv[1].invocation, "0f0f");
+	assert_int_equal(lv[1].round, 2);
+	assert_string_equal(lv[2].boot, "");
+	assert_string_equal(lv[2].invocation, "");
+	assert_int_equal(lv[3].round, 2);
+	pb_cmp_free(&c);
+}
+
 /* Label B's runs (offsets off, shifted) against A's 3 runs: is it significant? */
 static bool runs_flagged(uint64_t seed, const double *off, double shift, double *ci_lo)
 {
@@ -1499,6 +1538,7 @@ int main(void)
 		cmocka_unit_test(test_trust_aa),
 		cmocka_unit_test(test_trust_shift),
 		cmocka_unit_test(test_runs_are_units),
+		cmocka_unit_test(test_levels_kept),
 		cmocka_unit_test(test_runs_trust),
 		cmocka_unit_test(test_runs_rank),
 		cmocka_unit_test(test_info_no_mark),

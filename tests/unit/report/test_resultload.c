@@ -130,7 +130,8 @@ static void test_schema(void **state)
 {
 	char err[512] = "";
 	json_t *root;
-	const char *good = HEAD "\"label\": \"6.1\", \"rounds\": 1, \"anomalies\": [], \"jobs\": ["
+	const char *good = HEAD "\"label\": \"6.1\", \"rounds\": 1, \"anomalies\": [], "
+			   "\"boot_id\": \"0b-1\", \"invocation\": null, \"jobs\": ["
 			   JOB ", \"round\": 1, \"summary\": null, \"repeats\": "
 			   "[{\"value\": 0, \"in_summary\": true}]}]}";
 
@@ -169,6 +170,10 @@ static void test_schema(void **state)
 	parse_bad(HEAD "\"jobs\": [" JOB ", \"params\": {\"size\": 64}}]}",
 		  "f.json: not a pinbench result: jobs[0].params: a value is a number, "
 		  "want a string");
+	parse_bad(HEAD "\"boot_id\": 7, \"jobs\": []}",
+		  "f.json: not a pinbench result: boot_id: a number, want a string or null");
+	parse_bad(HEAD "\"invocation\": \"\", \"jobs\": []}",
+		  "f.json: not a pinbench result: invocation: empty, want a string");
 	parse_bad(HEAD "\"host\": {\"kernel\": 6}, \"jobs\": []}",
 		  "f.json: not a pinbench result: host.kernel: a number, want a string");
 }

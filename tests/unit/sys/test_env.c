@@ -440,6 +440,31 @@ static void task(const char *dir, int pid, int tid, unsigned long long run_ns,
  * half (2 of its 4 CPUs), a kworker of CPU 3 not at all, our own process
  * not at all, a task born in the span with its run time.
  */
+/* The boot id: read through the sysroot, trailing newline dropped; missing or not an id: "". */
+static void test_boot_id(void **state)
+{
+	char dir[] = "/tmp/pb-boot-XXXXXX", cmd[64], id[PB_BOOT_ID_LEN] = "x";
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	setenv(PB_SYSROOT_ENV, dir, 1);
+	assert_int_equal(pb_boot_id(id, sizeof(id)), -1);
+	assert_string_equal(id, "");
+	fixture_write(dir, "proc/sys/kernel/random/boot_id",
+		      "6d1f0c2e-77aa-4b5e-9c1d-0123456789ab\n");
+	assert_int_equal(pb_boot_id(id, sizeof(id)), 0);
+	assert_string_equal(id, "6d1f0c2e-77aa-4b5e-9c1d-0123456789ab");
+	/* longer than the buffer: cut, so not taken */
+	assert_int_equal(pb_boot_id(id, 8), -1);
+	assert_string_equal(id, "");
+	fixture_write(dir, "proc/sys/kernel/random/boot_id", "0b1e, not an id\n");
+	assert_int_equal(pb_boot_id(id, sizeof(id)), -1);
+	assert_string_equal(id, "");
+	unsetenv(PB_SYSROOT_ENV);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_others(void **state)
 {
 	char dir[] = "/tmp/pb-others-XXXXXX", cmd[64];
@@ -620,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_cpustat),
 		cmocka_unit_test(test_noisy_neighbor),
 		cmocka_unit_test(test_others),
+		cmocka_unit_test(test_boot_id),
 		cmocka_unit_test(test_cv_and_migration),
 		cmocka_unit_test(test_real_hog),
 		cmocka_unit_test(test_steal_threshold),
