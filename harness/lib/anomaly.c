@@ -197,18 +197,6 @@ const char *pb_sev_name(enum pb_sev sev)
 	return sev_names[sev];
 }
 
-int pb_sev_parse(const char *s)
-{
-	size_t i;
-
-	if (!s)
-		return -1;
-	for (i = 0; i < sizeof(sev_names) / sizeof(sev_names[0]); i++)
-		if (!strcmp(s, sev_names[i]))
-			return i;
-	return -1;
-}
-
 json_t *pb_anomalies_json(const struct pb_anomalies *a)
 {
 	json_t *arr = json_array(), *o;

@@ -75,7 +75,6 @@ void pb_anomaly_add_env(struct pb_anomalies *a, const char *check, enum pb_sev s
 	__attribute__((format(printf, 5, 6)));
 void pb_anomalies_free(struct pb_anomalies *a);
 const char *pb_sev_name(enum pb_sev sev);		/* "info", "warn", "error" */
-int pb_sev_parse(const char *s);			/* -1 when unknown */
 /* [{"kind","severity","message","advice"}] */
 json_t *pb_anomalies_json(const struct pb_anomalies *a);
 /*
