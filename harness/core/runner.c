@@ -1427,7 +1427,7 @@ static int max_passes(const struct pb_evlist *l)
 }
 
 /* counting=separate (or no counters): the metric's own windows, then one short window a pass */
-int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl)
+static int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl)
 {
 	bool timing = !evl->nr || !j->counting_inline;
 	int passes = evl->nr ? max_passes(evl) : 0;

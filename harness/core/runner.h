@@ -140,15 +140,6 @@ struct pb_progress {
 	double	job_s, rest_s, started;
 };
 
-/*
- * What job j at one placement runs with event list evl: its windows
- * (counting=separate: repeats for the metric, then one short window a
- * counter pass; inline: repeats a pass; with room for the passes a
- * refused group adds), and the seconds the warm-up and the planned
- * windows should take (loops= jobs: 30 s a window, as the watchdog
- * assumes), set-up and teardown aside.
- */
-int pb_job_windows(const struct pb_job *j, const struct pb_evlist *evl);
 double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl);
 /*
  * Whether the counter passes run at the end of the warm-up, before the

@@ -286,7 +286,7 @@ static json_t *passes_json(const struct pb_result *r)
 	return v;
 }
 
-json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
+static json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 {
 	const struct pb_job *j = r->job;
 	json_t *reps = json_array();

@@ -22,7 +22,6 @@ json_t *pb_run_json(const struct pb_run *run);
 int pb_instance_rates(const struct pb_result *r, double *min, double *max);
 /* "ok", "skipped", "failed", "interrupted" */
 const char *pb_status_name(enum pb_status s);
-json_t *pb_result_json(const struct pb_result *r, double nominal_mhz);
 /* The host object: hostname, kernel, ..., topology. */
 json_t *pb_host_json(const struct pb_topo *t);
 /* Text tables: one per job, a row per placement, per-op counters below. */

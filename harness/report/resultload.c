@@ -18,6 +18,8 @@
 #include "report/compare.h"
 #include "report/resultload.h"
 
+static int pb_result_check(json_t *root, char *err, size_t len);
+
 json_t *pb_result_parse(const char *name, const char *buf, size_t n, char *err, size_t len)
 {
 	char why[200], *near;
@@ -281,7 +283,13 @@ static int check_job(struct chk *k, json_t *job)
 	       check_items(k, job, "anomalies", check_anomaly) ? -1 : 0;
 }
 
-int pb_result_check(json_t *root, char *err, size_t len)
+/*
+ * What the readers use of a pinbench-result/1, as schemas/ publishes it:
+ * types, enums and minimums of the fields present; schema, jobs and each
+ * job's name required.  0, or -1 with err naming the JSON path and what is
+ * wrong ("jobs[2].metric.better: want \"lower\" or \"higher\"").
+ */
+static int pb_result_check(json_t *root, char *err, size_t len)
 {
 	struct chk k = { .err = err, .len = len };
 	json_t *host, *job;

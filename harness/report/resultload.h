@@ -30,12 +30,5 @@ json_t *pb_result_parse(const char *name, const char *buf, size_t n, char *err, 
  * it.  The caller closes fd.
  */
 json_t *pb_result_loadfd(int fd, const char *name, char *err, size_t len);
-/*
- * What the readers use of a pinbench-result/1, as schemas/ publishes it:
- * types, enums and minimums of the fields present; schema, jobs and each
- * job's name required.  0, or -1 with err naming the JSON path and what is
- * wrong ("jobs[2].metric.better: want \"lower\" or \"higher\"").
- */
-int pb_result_check(json_t *root, char *err, size_t len);
 
 #endif
