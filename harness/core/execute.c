@@ -381,9 +381,9 @@ static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
 {
 	struct pb_until *u = &x->run->until;
 	double *v = calloc(x->run->planned + 1, sizeof(*v));
-	bool done = false;
+	bool reached = false;
 
-	while (v && !pb_interrupted && !(done = until_judge(x, v))) {
+	while (v && !pb_interrupted && !(reached = until_judge(x, v))) {
 		double *more;
 
 		if (pb_mono_s() - x->start + round_s > u->budget_s)
@@ -402,7 +402,7 @@ static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
 	}
 	if (v)
 		until_judge(x, v);
-	u->end = done ? "reached" : pb_interrupted ? "stopped" : "budget";
+	u->end = reached ? "reached" : pb_interrupted ? "stopped" : "budget";
 	for (int i = 0; i < u->nr; i++)
 		if (!u->cells[i].reached && !u->cells[i].why)
 			u->cells[i].why = pb_interrupted ? "stopped" : "budget";
