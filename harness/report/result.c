@@ -373,8 +373,9 @@ json_t *pb_run_json(const struct pb_run *run)
 	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));
 	json_object_set_new(o, "boot_id", jstr_or_null(run->boot_id));
 	json_object_set_new(o, "invocation", jstr_or_null(run->invocation));
-	json_object_set_new(o, "seed", run->rounds > 1 ? json_integer((json_int_t)run->seed) :
-			    json_null());
+	/* --until shuffles even one planned round */
+	json_object_set_new(o, "seed", run->rounds > 1 || run->until.target > 0 ?
+			    json_integer((json_int_t)run->seed) : json_null());
 	if (run->until.target > 0)
 		json_object_set_new(o, "until", until_json(&run->until, run->rounds));
 	if (run->obs_cpu >= 0)

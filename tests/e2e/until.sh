@@ -33,7 +33,7 @@ $PB bench $JOB --until 0.0001,3 -o "$T/res" --label U >"$T/b.out" 2>&1
 ok $? "--until 0.0001,3: stops on the budget and exits 0"
 B=$(result_of "$T/b.out")
 check "the budget ended it: not reached, why budget, within it (2 s slack: a loaded host)" pyjson "$B" \
-	'(u := d["until"]) and u["end"] == "budget" and u["budget_s"] == 3 and u["wall_s"] <= 5 and [(c["reached"], c["why"]) for c in u["cells"]] == [(False, "budget")] and d["rounds"] == u["planned_rounds"] + u["added_rounds"] == len(d["jobs"])'
+	'(u := d["until"]) and u["end"] == "budget" and d["seed"] is not None and u["budget_s"] == 3 and u["wall_s"] <= 5 and [(c["reached"], c["why"]) for c in u["cells"]] == [(False, "budget")] and d["rounds"] == u["planned_rounds"] + u["added_rounds"] == len(d["jobs"])'
 check "the text says not reached, and why" grep -Eq \
 	'^  pipe same-cpu: not reached, \+-[0-9.]+ % after [0-9]+ rounds?: the budget was spent$' \
 	"$T/b.out"
