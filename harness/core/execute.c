@@ -389,11 +389,11 @@ static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
 		if (pb_mono_s() - x->start + round_s > u->budget_s)
 			break;
 		more = realloc(v, (x->run->planned + nr + 1) * sizeof(*v));
-		if (!more || until_grow(x->run, nr)) {
-			v = more;
+		if (!more)
 			break;
-		}
 		v = more;
+		if (until_grow(x->run, nr))
+			break;
 		x->rest_s = round_s;
 		x->run->rounds++;
 		/* round 1 takes every cell; rounds 2: shuffled */

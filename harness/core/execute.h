@@ -22,7 +22,7 @@ struct pb_until_cell {
 	struct pb_cell	cell;
 	const char	*job, *pl;	/* its names (the job set's): pl "cpus" with cpus= */
 	int		runs;		/* values judged: the cell's results that are ok */
-	double		halfwidth;	/* the rule's (stats/stopping.h), a fraction; NAN < 2 runs */
+	double		halfwidth;	/* the rule's (stopping.h), a fraction; NAN < 2 runs */
 	bool		reached;
 	/* not reached: "budget", "stopped", "failed" (its last run), "skipped" */
 	const char	*why;
