@@ -38,6 +38,12 @@ static const char run_help[] =
 "                         every job and placement, then round 2, ..., each\n"
 "                         round in an order shuffled with the run's seed\n"
 "      --seed N           the seed of that shuffle (default: drawn, and saved)\n"
+"      --until PCT[,BUDGET]\n"
+"                         after the planned rounds (at least 5 judged), add\n"
+"                         whole rounds until every cell's 95 % interval of its\n"
+"                         mean over rounds is within +-PCT % (0 < PCT < 100), or\n"
+"                         until a next round would end after BUDGET from the\n"
+"                         start (seconds, or 90s, 10m, 1h; default 30m)\n"
 "      --repeats N        override repeats= of every job\n"
 "      --duration SEC     override duration= (seconds per repeat, may be fractional)\n"
 "      --warmup SEC       override warmup=\n"
@@ -194,6 +200,57 @@ static int seed_parse(const char *s, unsigned long *seed)
 	return 0;
 }
 
+/* --until's budget when it does not say: a coffee break, not a night */
+#define UNTIL_BUDGET_S	1800.0
+
+/* --until's BUDGET: 0 and *s set, or -1 unless [decimal][s|m|h], 1 s to a week. */
+static int budget_parse(const char *arg, double *s)
+{
+	static const char units[] = "smh";
+	static const double mult[] = { 1, 60, 3600 };
+	size_t n = strlen(arg);
+	const char *u = n ? strchr(units, arg[n - 1]) : NULL;
+	char num[32];
+	double v;
+
+	if (n >= sizeof(num) || (u && n == 1))
+		return -1;
+	snprintf(num, sizeof(num), "%.*s", (int)(u ? n - 1 : n), arg);
+	if (!strchr("0123456789.", num[0]) || pb_parse_double(num, 0, 1e9, &v))
+		return -1;
+	v *= u ? mult[u - units] : 1;
+	if (!(v >= 1 && v <= 604800))
+		return -1;
+	*s = v;
+	return 0;
+}
+
+/*
+ * --until PCT[,BUDGET]: 0 with o->until_frac and o->budget_s set, or 2
+ * (said, naming the option).
+ */
+static int until_parse(struct run_opts *o, const char *cmd)
+{
+	const char *comma = strchr(o->until, ',');
+	char pct[64];
+	double v;
+
+	snprintf(pct, sizeof(pct), "%.*s", comma ? (int)(comma - o->until) :
+		 (int)strlen(o->until), o->until);
+	if (pb_parse_double(pct, 0, 100, &v) || !(v > 0 && v < 100)) {
+		pb_say(stderr, "pinbench %s: --until '%s': PCT '%s': want a percentage above 0 "
+		       "and below 100 (e.g. --until 2 or --until 2,10m)\n", cmd, o->until, pct);
+		return 2;
+	}
+	if (comma && budget_parse(comma + 1, &o->budget_s)) {
+		pb_say(stderr, "pinbench %s: --until '%s': BUDGET '%s': want seconds, or 90s, "
+		       "10m, 1h (1 s to a week)\n", cmd, o->until, comma + 1);
+		return 2;
+	}
+	o->until_frac = v / 100;
+	return 0;
+}
+
 /* --wait's limit when --wait-timeout does not say: a run of a few jobs */
 #define WAIT_DEFAULT_S	600.0
 #define WAIT_MAX_S	604800.0	/* a week */
@@ -227,6 +284,7 @@ static void run_defaults(struct run_opts *o)
 	o->seed_value = ((unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16)) &
 			0xffffffffUL;
 	o->wait_s = WAIT_DEFAULT_S;
+	o->budget_s = UNTIL_BUDGET_S;
 }
 
 /* Returns -1 to go on, or an exit code. */
@@ -237,6 +295,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "format", 0, true, NULL, NULL, opt_format },
 		{ "rounds", 0, true, NULL, NULL, opt_over },
 		{ "seed", 0, true, NULL, &o->seed, NULL },
+		{ "until", 0, true, NULL, &o->until, NULL },
 		{ "repeats", 0, true, NULL, NULL, opt_over },
 		{ "duration", 0, true, NULL, NULL, opt_over },
 		{ "warmup", 0, true, NULL, NULL, opt_over },
@@ -274,6 +333,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 			cmd, o->seed);
 		return 2;
 	}
+	if (o->until && until_parse(o, cmd))
+		return 2;
 	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
 		pb_say(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
 		       "number 0.1..604800\n", cmd, o->wait_timeout);
@@ -327,7 +388,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 			      .cmdline = o->cmdline, .topo = t, .seed = o->seed_value };
 	struct run_show x = { .o = o, .sv = { .dfd = -1 } };
 	struct pb_exec_ops ops;
-	const struct pb_exec_opts eo = { .wait = o->wait, .wait_s = o->wait_s };
+	const struct pb_exec_opts eo = { .wait = o->wait, .wait_s = o->wait_s,
+					 .until = o->until_frac, .budget_s = o->budget_s };
 	struct pb_exec_status st;
 	char path[PATH_MAX], base[128];
 	int rc = 2;
@@ -417,6 +479,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			run_print_order(&sets[i], o->seed_value, stdout);
 			total += run_print_planned(t, &sets[i], stdout);
 		}
+		run_print_until(o, stdout);
 		run_dur_text(total, d, sizeof(d));
 		if (n > 1)
 			printf("planned wall time of the %d job files: %s\n", n, d);
@@ -503,6 +566,7 @@ int cmd_bench(int argc, char **argv)
 	if (!rc && o.dry_run) {
 		run_print_plan(t, &js, stdout);
 		run_print_planned(t, &js, stdout);
+		run_print_until(&o, stdout);
 	} else if (!rc) {
 		install_signals();
 		rc = run_jobset(&o, t, NULL, &js);

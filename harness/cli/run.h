@@ -25,6 +25,9 @@ struct run_opts {
 	const char	*label;
 	const char	*topology;
 	const char	*seed;		/* --seed, or NULL: one is drawn */
+	const char	*until;		/* --until PCT[,BUDGET], or NULL */
+	double		until_frac;	/* its PCT / 100; 0 without --until */
+	double		budget_s;	/* its BUDGET, or UNTIL_BUDGET_S */
 	unsigned long	seed_value;
 	struct pb_kv	*over;
 	int		nr_over;
@@ -46,6 +49,8 @@ int run_check(const struct run_opts *o, const struct pb_topo *t, struct pb_jobse
 void run_print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f);
 void run_print_order(const struct pb_jobset *js, unsigned long seed, FILE *f);
 double run_print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f);
+/* --dry-run with --until: the rule, one line. */
+void run_print_until(const struct run_opts *o, FILE *f);
 /* "45 s", "2 min 05 s", "1 h 20 min". */
 void run_dur_text(double s, char *buf, size_t len);
 

@@ -5,6 +5,7 @@
  * messages; the run engine's callbacks (core/execute.h).
  */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "cli/say.h"
 #include "core/plan.h"
 #include "report/result.h"
+#include "stats/stopping.h"
 #include "lib/clock.h"
 #include "lib/util.h"
 
@@ -257,6 +259,47 @@ void run_print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 	free(order);
 }
 
+void run_print_until(const struct run_opts *o, FILE *f)
+{
+	char d[32];
+
+	if (o->until_frac <= 0)
+		return;
+	run_dur_text(o->budget_s, d, sizeof(d));
+	fprintf(f, "until: after the planned rounds, whole rounds (each shuffled) until every "
+		"cell's mean over its rounds is known to +-%g %% (95 %%: a %g %% t interval, "
+		"at least %d rounds), or until a next round would end %s after the start\n",
+		o->until_frac * 100, 100 * (1 - PB_STOP_ALPHA), PB_STOP_MIN_N, d);
+}
+
+/* --until: one line a cell, what came of the rule. */
+static void print_until(const struct pb_run *run, FILE *f)
+{
+	const struct pb_until *u = &run->until;
+	static const struct { const char *why, *text; } whys[] = {
+		{ "budget", "the budget was spent" }, { "stopped", "the run was stopped" },
+		{ "failed", "its last run failed" }, { "skipped", "skipped on this machine" },
+	};
+
+	fprintf(f, "\nuntil +-%g %%: %d round%s planned, %d added\n", u->target * 100,
+		u->planned, u->planned == 1 ? "" : "s", run->rounds - u->planned);
+	for (int i = 0; i < u->nr; i++) {
+		const struct pb_until_cell *c = &u->cells[i];
+		const char *why = c->why;
+		char hw[32] = "no interval";
+
+		for (size_t k = 0; k < sizeof(whys) / sizeof(whys[0]); k++)
+			if (why && !strcmp(why, whys[k].why))
+				why = whys[k].text;
+		if (!isnan(c->halfwidth))
+			snprintf(hw, sizeof(hw), "+-%.1f %%", c->halfwidth * 100);
+		fprintf(f, "  %s %s: %s %s after %d round%s%s%s\n",
+			c->job, c->pl,
+			c->reached ? "reached" : "not reached,", hw, c->runs,
+			c->runs == 1 ? "" : "s", why ? ": " : "", why ? why : "");
+	}
+}
+
 static int result_order(const void *a, const void *b)
 {
 	const struct pb_result *x = a, *y = b;
@@ -347,6 +390,8 @@ static void show_finished(void *ctx, const struct pb_run *run)
 	pb_run_print_sweeps(run, stdout);
 	if (run->rounds > 1)
 		pb_run_print_rounds(run, stdout);
+	if (run->until.target > 0)
+		print_until(run, stdout);
 	print_run_anomalies(run, stdout);
 }
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "checks/clockcheck.h"
 #include "checks/envcheck.h"
 #include "sys/env.h"
+#include "stats/stopping.h"
 #include "lib/clock.h"
 
 void pb_run_free(struct pb_run *run)
@@ -29,6 +31,9 @@ void pb_run_free(struct pb_run *run)
 	json_decref(run->environment);
 	run->environment = NULL;
 	pb_anomalies_free(&run->anomalies);
+	free(run->until.cells);
+	run->until.cells = NULL;
+	run->until.nr = 0;
 }
 
 /* The first CPU the run will use: where the observer loop runs. */
@@ -247,6 +252,8 @@ struct exec {
 	struct pb_run			*run;
 	struct pb_exec_status		*st;
 	double				rest_s;	/* planned seconds of the cells not begun */
+	bool				multi;	/* rounds: more than one, or --until */
+	double				start;	/* pb_mono_s() at the start */
 };
 
 /* Run cell c of round `round` into the run's next result, and save. */
@@ -270,7 +277,7 @@ static void run_cell(struct exec *x, struct pb_cell c, int round)
 	pg.rest_s = x->rest_s > 0 ? x->rest_s : 0;
 	run_one(x->o, x->ops, run->topo, j, &w, ev, &run->nominal, &pg, r);
 	pb_where_free(&w);
-	r->round = run->rounds > 1 ? round : 0;
+	r->round = x->multi ? round : 0;
 	x->st->failed |= r->status == PB_FAILED;
 	if (worth_saving(run))	/* a failure: the next save tries again */
 		save(x->ops, run, false, x->st);
@@ -288,14 +295,143 @@ static void run_round(struct exec *x, const struct pb_cell *order, int n, int ro
 	for (int k = 0; k < n && !pb_interrupted; k++) {
 		run_cell(x, order[k], round);
 		/* one round: each job's results once its placements are done */
-		if (run->rounds == 1 && (k + 1 == n || order[k + 1].job != order[k].job)) {
+		if (!x->multi && (k + 1 == n || order[k + 1].job != order[k].job)) {
 			if (ops->results)
 				ops->results(ops->ctx, run, job_from, run->nr);
 			job_from = run->nr;
 		}
 	}
-	if (run->rounds > 1 && ops->results)
+	if (x->multi && ops->results)
 		ops->results(ops->ctx, run, from, run->nr);
+}
+
+/* The values of cell c so far (one a run that is ok) into v; *last: its last result. */
+static int cell_values(const struct exec *x, struct pb_cell c, double *v,
+		       const struct pb_result **last)
+{
+	const char *pl = pb_cell_placement(x->js, c);
+	const struct pb_run *run = x->run;
+	int n = 0;
+
+	*last = NULL;
+	for (int i = 0; i < run->nr; i++) {
+		const struct pb_result *r = &run->results[i];
+
+		if (r->job != &x->js->jobs[c.job] || strcmp(r->placement, pl ? pl : "cpus"))
+			continue;
+		*last = r;
+		if (r->status == PB_OK && r->summary.n > 0)
+			v[n++] = r->summary.mean;
+	}
+	return n;
+}
+
+/*
+ * The rule for every cell into run->until.cells: true when no cell
+ * wants another round (each reached it, or its last run failed or was
+ * skipped: more rounds would not help).
+ */
+static bool until_judge(struct exec *x, double *v)
+{
+	struct pb_until *u = &x->run->until;
+	bool done = true;
+
+	for (int i = 0; i < u->nr; i++) {
+		struct pb_until_cell *uc = &u->cells[i];
+		const struct pb_result *last;
+
+		uc->runs = cell_values(x, uc->cell, v, &last);
+		uc->halfwidth = pb_stop_halfwidth(v, uc->runs);
+		uc->reached = pb_stop_enough(v, uc->runs, u->target);
+		uc->why = NULL;
+		if (uc->reached)
+			continue;
+		if (last && last->status == PB_SKIPPED)
+			uc->why = "skipped";
+		else if (last && last->status == PB_FAILED)
+			uc->why = "failed";
+		else
+			done = false;
+	}
+	return done;
+}
+
+/* Room for one more round of nr cells: 0, or -1 (out of memory). */
+static int until_grow(struct pb_run *run, int nr)
+{
+	struct pb_result *r = realloc(run->results, (run->planned + nr) * sizeof(*r));
+
+	if (!r)
+		return -1;
+	memset(r + run->planned, 0, nr * sizeof(*r));
+	run->results = r;
+	run->planned += nr;
+	return 0;
+}
+
+/*
+ * --until: whole rounds after the planned ones, every cell in each (so
+ * that the machine's drift meanwhile falls on every cell alike, and the
+ * rounds stay blocks of the same cells), until no cell wants one more
+ * or the next would end after the budget.  round_s: a round's planned
+ * seconds.
+ */
+static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
+			 struct pb_cell *order, uint64_t *rng, double round_s)
+{
+	struct pb_until *u = &x->run->until;
+	double *v = calloc(x->run->planned + 1, sizeof(*v));
+	bool reached = false;
+
+	while (v && !pb_interrupted && !(reached = until_judge(x, v))) {
+		double *more;
+
+		if (pb_mono_s() - x->start + round_s > u->budget_s)
+			break;
+		more = realloc(v, (x->run->planned + nr + 1) * sizeof(*v));
+		if (!more)
+			break;
+		v = more;
+		if (until_grow(x->run, nr))
+			break;
+		x->rest_s = round_s;
+		x->run->rounds++;
+		/* round 1 takes every cell; rounds 2: shuffled */
+		run_round(x, order, pb_plan_round(x->js, cells, nr, 1, 2, rng, order),
+			  x->run->rounds);
+	}
+	if (v)
+		until_judge(x, v);
+	u->end = reached ? "reached" : pb_interrupted ? "stopped" : "budget";
+	for (int i = 0; i < u->nr; i++)
+		if (!u->cells[i].reached && !u->cells[i].why)
+			u->cells[i].why = pb_interrupted ? "stopped" : "budget";
+	free(v);
+}
+
+/* run->until for the cells of the plan: 0, or -1 (out of memory). */
+static int until_init(const struct pb_exec_opts *o, const struct pb_jobset *js,
+		      struct pb_run *run, const struct pb_cell *cells, int nr)
+{
+	struct pb_until *u = &run->until;
+
+	memset(u, 0, sizeof(*u));
+	if (o->until <= 0)
+		return 0;
+	u->cells = calloc(nr ? nr : 1, sizeof(*u->cells));
+	if (!u->cells)
+		return -1;
+	u->target = o->until;
+	u->budget_s = o->budget_s;
+	u->planned = run->rounds;
+	u->nr = nr;
+	for (int c = 0; c < nr; c++) {
+		const char *pl = pb_cell_placement(js, cells[c]);
+
+		u->cells[c] = (struct pb_until_cell){ .cell = cells[c], .halfwidth = NAN,
+			.job = js->jobs[cells[c].job].name, .pl = pl ? pl : "cpus" };
+	}
+	return 0;
 }
 
 /* Finish the run: the observer, finished, the last save. */
@@ -316,6 +452,22 @@ static void run_close(struct exec *x)
 	x->st->cut = run_cut(run);
 }
 
+/* The planned seconds of one round of every cell. */
+static double round_s(const struct pb_jobset *js, const struct pb_topo *t,
+		      const struct pb_evlist *evl)
+{
+	double s = 0;
+	struct pb_cell *cells;
+	int nr = 0;
+
+	pb_plan_cells(js, &cells, &nr);
+	for (int c = 0; cells && c < nr; c++)
+		s += pb_plan_cell_s(t, &js->jobs[cells[c].job], pb_cell_placement(js, cells[c]),
+				    &evl[cells[c].job]);
+	free(cells);
+	return s;
+}
+
 int pb_execute(const struct pb_exec_opts *o, const struct pb_jobset *js,
 	       const struct pb_evlist *evl, const struct pb_exec_ops *ops,
 	       struct pb_run *run, struct pb_exec_status *st, char *err, size_t len)
@@ -331,17 +483,24 @@ int pb_execute(const struct pb_exec_opts *o, const struct pb_jobset *js,
 		run->planned += js->jobs[cells[c].job].rounds;
 	run->results = calloc(run->planned ? run->planned : 1, sizeof(*run->results));
 	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
-	if (!run->results || !order || !cells) {
+	if (!run->results || !order || !cells || until_init(o, js, run, cells, nr_cells)) {
 		free(cells);
 		free(order);
 		snprintf(err, len, "%s", strerror(ENOMEM));
 		return -1;
 	}
+	x.start = pb_mono_s();
+	x.multi = run->rounds > 1 || o->until > 0;
 	run_begin(run, js);
 	x.rest_s = pb_plan_s(run->topo, js, evl, NULL);
+	/* with --until, even one planned round is shuffled: rounds will follow */
 	for (int round = 1; round <= run->rounds && !pb_interrupted; round++)
-		run_round(&x, order, pb_plan_round(js, cells, nr_cells, round, run->rounds,
-						   &rng, order), round);
+		run_round(&x, order, pb_plan_round(js, cells, nr_cells, round,
+						   x.multi ? run->rounds + 1 : 1, &rng, order),
+			  round);
+	if (o->until > 0)
+		until_rounds(&x, cells, nr_cells, order, &rng, round_s(js, run->topo, evl));
+	run->until.wall_s = pb_mono_s() - x.start;
 	run_close(&x);
 	free(cells);
 	free(order);

@@ -17,6 +17,29 @@
 #include "core/runner.h"
 #include "sys/cpulock.h"
 
+/* run --until: what came of the rule for one cell (core/plan.h). */
+struct pb_until_cell {
+	struct pb_cell	cell;
+	const char	*job, *pl;	/* its names (the job set's): pl "cpus" with cpus= */
+	int		runs;		/* values judged: the cell's results that are ok */
+	double		halfwidth;	/* the rule's (stopping.h), a fraction; NAN < 2 runs */
+	bool		reached;
+	/* not reached: "budget", "stopped", "failed" (its last run), "skipped" */
+	const char	*why;
+};
+
+/* run --until PCT[,BUDGET]: the rule and what came of it. */
+struct pb_until {
+	double			target;		/* relative half-width, a fraction; 0: no --until */
+	double			budget_s;	/* for the run, the planned rounds included */
+	int			planned;	/* rounds planned before the rule's */
+	/* why no more rounds were added: "reached", "budget" or "stopped" */
+	const char		*end;
+	double			wall_s;		/* the run's, start to end */
+	struct pb_until_cell	*cells;		/* one per cell, in file order */
+	int			nr;
+};
+
 /* One execution of a job file: what its result file holds. */
 struct pb_run {
 	const char		*label;
@@ -37,15 +60,24 @@ struct pb_run {
 	double			obs_start_s, obs_end_s;
 	struct pb_result	*results;
 	int			nr;
+	struct pb_until		until;		/* target 0 without --until */
 };
 
 /* What pb_execute() frees of run: its results, environment and anomalies. */
 void pb_run_free(struct pb_run *run);
 
-/* How the CPU locks are taken. */
+/* How the CPU locks are taken; when rounds are added. */
 struct pb_exec_opts {
 	bool	wait;		/* CPUs another process holds: wait for them ... */
 	double	wait_s;		/* ... this long at most, then the job fails */
+	/*
+	 * --until: after the planned rounds, whole rounds (every cell, each
+	 * round shuffled) until every cell that runs has enough runs for
+	 * stats/stopping.h's rule at this target (a fraction; 0: none), or
+	 * until a next round would end after budget_s from the run's start.
+	 */
+	double	until;
+	double	budget_s;
 };
 
 /*

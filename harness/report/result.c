@@ -16,6 +16,7 @@
 
 #include "report/result.h"
 #include "sys/sysfs.h"
+#include "stats/stopping.h"
 
 static const char *const status_names[] = {
 	[PB_OK] = "ok", [PB_SKIPPED] = "skipped", [PB_FAILED] = "failed",
@@ -326,6 +327,27 @@ static json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 	return o;
 }
 
+/* --until: the rule, and per cell whether it was reached. */
+static json_t *until_json(const struct pb_until *u, int rounds)
+{
+	json_t *cells = json_array();
+
+	for (int i = 0; i < u->nr; i++) {
+		const struct pb_until_cell *c = &u->cells[i];
+
+		json_array_append_new(cells, json_pack("{s:s, s:s, s:i, s:o, s:b, s:o}",
+			"job", c->job, "placement", c->pl, "runs", c->runs,
+			"halfwidth_pct", isnan(c->halfwidth) ? json_null() :
+					 json_real(c->halfwidth * 100),
+			"reached", c->reached, "why", jstr_or_null(c->why)));
+	}
+	return json_pack("{s:f, s:f, s:i, s:f, s:i, s:i, s:s?, s:f, s:o}",
+		"target_pct", u->target * 100, "budget_s", u->budget_s,
+		"min_runs", PB_STOP_MIN_N, "interval_level", 1 - PB_STOP_ALPHA,
+		"planned_rounds", u->planned, "added_rounds", rounds - u->planned,
+		"end", u->end, "wall_s", u->wall_s, "cells", cells);
+}
+
 json_t *pb_run_json(const struct pb_run *run)
 {
 	json_t *jobs = json_array();
@@ -351,8 +373,11 @@ json_t *pb_run_json(const struct pb_run *run)
 	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));
 	json_object_set_new(o, "boot_id", jstr_or_null(run->boot_id));
 	json_object_set_new(o, "invocation", jstr_or_null(run->invocation));
-	json_object_set_new(o, "seed", run->rounds > 1 ? json_integer((json_int_t)run->seed) :
-			    json_null());
+	/* --until shuffles even one planned round */
+	json_object_set_new(o, "seed", run->rounds > 1 || run->until.target > 0 ?
+			    json_integer((json_int_t)run->seed) : json_null());
+	if (run->until.target > 0)
+		json_object_set_new(o, "until", until_json(&run->until, run->rounds));
 	if (run->obs_cpu >= 0)
 		json_object_set_new(o, "observer", json_pack("{s:i, s:i, s:o, s:o}",
 			"cpu", run->obs_cpu, "calls", PB_OBSERVER_CALLS,

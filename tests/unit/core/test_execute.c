@@ -5,7 +5,9 @@
  * the last save marked; CPUs another process holds are waited for and,
  * past the limit, the job fails naming the holder, or without --wait it
  * runs marked shared-cpus; a save that fails keeps what the last good one
- * saved; a stop ends the run between cells.
+ * saved; a stop ends the run between cells.  --until adds whole rounds
+ * until every cell's runs are narrow enough, the budget says no more, or
+ * a stop.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,7 @@
 #include "core/execute.h"
 #include "sys/cpulock.h"
 #include "lock_fixture.h"
+#include "stats/stopping.h"
 #include "lib/clock.h"
 
 static char dir[64];
@@ -33,7 +36,10 @@ struct seen {
 	int	fail_from;	/* saves from this one on fail (0: none) */
 	int	stop_after;	/* set pb_interrupted after this many cells (0: never) */
 	int	waiting, shared;
-	char	placements[256];
+	char	placements[1024];
+	double	spread;		/* runs alternate 100 (1 -+ spread) ... */
+	const char *noisy;	/* ... those of this job 100 (1 -+ 0.5) */
+	const char *fails;	/* this job's runs fail */
 };
 
 static struct seen seen;
@@ -46,7 +52,10 @@ static void fake_run(const struct pb_topo *t, const struct pb_job *j, const stru
 	(void)t, (void)evl, (void)nom, (void)pg;
 	memset(r, 0, sizeof(*r));
 	r->job = j;
-	r->status = PB_OK;
+	r->status = seen.fails && !strcmp(j->name, seen.fails) ? PB_FAILED : PB_OK;
+	r->summary.n = 1;
+	r->summary.mean = 100 * (1 + (seen.ran % 2 ? 1 : -1) *
+				 (seen.noisy && !strcmp(j->name, seen.noisy) ? 0.5 : seen.spread));
 	snprintf(r->placement, sizeof(r->placement), "%s", w->pl ? w->pl : "cpus");
 	snprintf(seen.placements + strlen(seen.placements),
 		 sizeof(seen.placements) - strlen(seen.placements), "%s/%s ", j->name,
@@ -186,6 +195,96 @@ static void test_stop_between_cells(void **state)
 	done(&run);
 }
 
+/* --until 2 %: runs 0.1 % apart reach it at the rule's minimum, whole rounds. */
+static void test_until_reached(void **state)
+{
+	const struct pb_exec_opts o = { .until = 0.02, .budget_s = 600 };
+	struct pb_exec_status st;
+	struct pb_run run;
+
+	(void)state;
+	seen.spread = 0.001;
+	execute(TWO_JOBS, &o, &run, &st);
+	assert_int_equal(run.rounds, PB_STOP_MIN_N);
+	assert_int_equal(seen.ran, 3 * PB_STOP_MIN_N);
+	assert_int_equal(run.nr, 3 * PB_STOP_MIN_N);
+	assert_int_equal(run.planned, run.nr);
+	assert_int_equal(run.results[0].round, 1);	/* one planned round is a round */
+	assert_int_equal(run.results[run.nr - 1].round, PB_STOP_MIN_N);
+	assert_string_equal(run.until.end, "reached");
+	assert_int_equal(run.until.planned, 1);
+	assert_int_equal(run.until.nr, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_true(run.until.cells[i].reached);
+		assert_null(run.until.cells[i].why);
+		assert_int_equal(run.until.cells[i].runs, PB_STOP_MIN_N);
+		assert_true(run.until.cells[i].halfwidth < 0.02);
+	}
+	assert_string_equal(run.until.cells[2].pl, "cpus");
+	assert_false(st.cut);
+	done(&run);
+}
+
+/* A noisy cell keeps the others running: rounds stay whole until a stop. */
+static void test_until_noisy_then_stopped(void **state)
+{
+	const struct pb_exec_opts o = { .until = 0.02, .budget_s = 600 };
+	struct pb_exec_status st;
+	struct pb_run run;
+
+	(void)state;
+	seen.spread = 0.001;
+	seen.noisy = "b";
+	seen.stop_after = 3 * 8;
+	execute(TWO_JOBS, &o, &run, &st);
+	assert_int_equal(run.rounds, 8);
+	assert_string_equal(run.until.end, "stopped");
+	assert_true(run.until.cells[0].reached && run.until.cells[1].reached);
+	assert_int_equal(run.until.cells[0].runs, 8);
+	assert_false(run.until.cells[2].reached);
+	assert_string_equal(run.until.cells[2].why, "stopped");
+	assert_true(run.until.cells[2].halfwidth > 0.02);
+	done(&run);
+}
+
+/* No round is added that would end after the budget: one planned round only. */
+static void test_until_budget(void **state)
+{
+	const struct pb_exec_opts o = { .until = 0.02, .budget_s = 1 };
+	struct pb_exec_status st;
+	struct pb_run run;
+
+	(void)state;
+	seen.spread = 0.001;
+	execute("[a]\nbench=pipe\ncpus=0,1\nrepeats=1\nduration=0.5\n", &o, &run, &st);
+	assert_int_equal(run.rounds, 1);
+	assert_int_equal(seen.ran, 1);
+	assert_string_equal(run.until.end, "budget");
+	assert_false(run.until.cells[0].reached);
+	assert_string_equal(run.until.cells[0].why, "budget");
+	assert_int_equal(run.until.cells[0].runs, 1);
+	assert_false(st.cut);
+	done(&run);
+}
+
+/* A cell whose runs fail does not hold the run: more rounds would not help. */
+static void test_until_failed_cell(void **state)
+{
+	const struct pb_exec_opts o = { .until = 0.02, .budget_s = 600 };
+	struct pb_exec_status st;
+	struct pb_run run;
+
+	(void)state;
+	seen.spread = 0.001;
+	seen.fails = "b";
+	execute(TWO_JOBS, &o, &run, &st);
+	assert_int_equal(run.rounds, PB_STOP_MIN_N);
+	assert_string_equal(run.until.end, "reached");
+	assert_string_equal(run.until.cells[2].why, "failed");
+	assert_int_equal(run.until.cells[2].runs, 0);
+	done(&run);
+}
+
 /* A child that holds CPU 1 until told to go; its pid. */
 static pid_t holder(int *go)
 {
@@ -258,6 +357,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_every_cell_saved, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_between_cells, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_until_reached, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_until_noisy_then_stopped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_until_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_until_failed_cell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_waits_then_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_runs_shared, setup, teardown),
 	};
