@@ -253,6 +253,10 @@ static void show(json_t *prof, const char *path)
 		}
 		printf("%s\n", json_is_true(json_object_get(b, "stands_in")) ?
 		       "; boot level not covered, invocation stands in" : "");
+		if (json_number_value(json_object_get(b, "df")) > 0)
+			printf("    the %s variance: relative SE %.0f %% (sqrt(2/df))\n",
+			       json_string_value(json_object_get(b, "level")),
+			       100 * pb_noise_rel_se(json_number_value(json_object_get(b, "df"))));
 	}
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/schema.h"
@@ -436,5 +437,58 @@ int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b)
 	b->stands_in = json_is_true(json_object_get(bt, "stands_in"));
 	source(b, "noise profile %s (%s, kernel %s, %s)", p->path, p->host_class, p->kernel,
 	       p->date);
+	return 1;
+}
+
+/* The newest profile of the folders among dirs (of class cls when one is): 1, or 0 */
+static int find_in(char *const *dirs, int n, const char *cls, char *path, size_t plen)
+{
+	bool best_cls = false, of_cls;
+	char f[4096], why[512];
+	time_t best = -1;
+	struct pb_noise q;
+	struct stat st;
+
+	for (int i = 0; i < n; i++) {
+		if (stat(dirs[i], &st) || !S_ISDIR(st.st_mode) ||
+		    pb_noise_find(dirs[i], cls, f, sizeof(f), why, sizeof(why)) != 1 ||
+		    pb_noise_load(f, &q, why, sizeof(why)))
+			continue;
+		of_cls = cls && !strcmp(q.host_class, cls);
+		if (best < 0 || (of_cls && !best_cls) || (of_cls == best_cls && q.when > best)) {
+			best = q.when;
+			best_cls = of_cls;
+			snprintf(path, plen, "%s", f);
+		}
+		pb_noise_free(&q);
+	}
+	return best >= 0;
+}
+
+int pb_noise_pick(const char *given, char *const *dirs, int n, const struct pb_cmp *c,
+		  struct pb_noise *p, struct pb_noise_ctx *x, char *line, size_t len)
+{
+	char path[4096];
+
+	memset(p, 0, sizeof(*p));
+	memset(x, 0, sizeof(*x));
+	line[0] = 0;
+	x->p = p;
+	x->host_class = json_array_size(c->classes) == 1 ?
+			json_string_value(json_array_get(c->classes, 0)) : NULL;
+	x->kernels = c->kernels;
+	x->now = time(NULL);
+	if (given)
+		snprintf(path, sizeof(path), "%s", given);
+	else if (!find_in(dirs, n, x->host_class, path, sizeof(path)))
+		return 0;
+	if (pb_noise_load(path, p, line, len))
+		return given ? -2 : 0;
+	if (!pb_noise_usable(x)) {
+		snprintf(line, len, "noise profile %s not used: %s", path, x->why);
+		return -1;
+	}
+	snprintf(line, len, "noise profile: %s (%s, kernel %s, %s)", path, p->host_class,
+		 p->kernel, p->date);
 	return 1;
 }

@@ -113,4 +113,16 @@ int pb_noise_match(const struct pb_noise *p, const struct pb_table *t, json_t **
 /* pb_between_fn: ctx is a struct pb_noise_ctx. */
 int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b);
 
+/*
+ * The profile for results c: the file given (--noise), or else the newest
+ * pb_noise_find() finds in the folders among dirs[n] (files are passed
+ * over).  Fills *p and *x (now: the clock) and says it in line: 1 usable
+ * ("noise profile: FILE (CLASS, kernel K, DATE)"), 0 none (line ""), -1
+ * refused ("noise profile FILE not used: WHY"; *p stays loaded, for the
+ * tables to say why), -2 the file given cannot be used (line the error).
+ * pb_noise_free(p) after, whatever the answer.
+ */
+int pb_noise_pick(const char *given, char *const *dirs, int n, const struct pb_cmp *c,
+		  struct pb_noise *p, struct pb_noise_ctx *x, char *line, size_t len);
+
 #endif
