@@ -422,7 +422,7 @@ int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b)
 	b->source[0] = 0;
 	if (!p || !p->root)
 		return 0;
-	if (!pb_noise_usable(x)) {
+	if (!pb_noise_usable(x)) {	/* said, never used */
 		source(b, "noise profile %s: %s", p->path, x->why);
 		return -1;
 	}
