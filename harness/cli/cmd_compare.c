@@ -302,6 +302,10 @@ int cmd_compare(int argc, char **argv)
 	rc = compare_opts(argc, argv, &o, &fail, &by_class, &noise);
 	if (rc)
 		return pb_opts_exit(rc);
+	if (by_class && noise) {	/* a profile is of one host class */
+		pb_say(stderr, "pinbench compare: --noise is for one host class, not --by-class\n");
+		return 2;
+	}
 	if (by_class)
 		return compare_fleet(argv + optind, argc - optind, &o, fail);
 	c.by = o.by;
@@ -324,8 +328,7 @@ int cmd_compare(int argc, char **argv)
 			pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = n < 0 ? 2 : fail && n > 0 ? 1 : 0;
 	}
-	if (!by_class)
-		pb_noise_free(&nz.p);
+	pb_noise_free(&nz.p);
 	pb_cmp_free(&c);
 	return rc;
 }

@@ -7,7 +7,7 @@
 # between figure is the invocations' standing in, with df = blocks - 1.
 # compare --noise names it in its header, finds it in a results folder
 # without --noise, and says why it does not use one of another host
-# class.  calibrate --from result files of two boots measures the boot
+# class; report and nightly name it too.  calibrate --from result files of two boots measures the boot
 # level.  Usage errors exit 2.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
@@ -84,6 +84,21 @@ PY
 $PB compare --noise "$T/other.json" "$T/res" >"$T/other.out" 2>&1
 grep -q "noise profile $T/other.json not used: of another host class (Other CPU" "$T/other.out"
 ok $? "a profile of another host class: said, not used" "$T/other.out"
+exits2 "compare --noise with --by-class" "not --by-class" \
+	$PB compare --by-class --noise "$P" "$T/res"
+$PB report --no-plot -o "$T/rep" "$T/res/A" "$T/res/B" >"$T/rep.out" 2>"$T/rep.err"
+ok $? "report A B, the profile in their parent folder" "$T/rep.err"
+grep -q "^noise profile: $T/res/noise-.*json (" "$T/rep/report.md" &&
+	grep -q "^noise profile: $T/res/noise-.*json (" "$T/rep.out"
+ok $? "report.md and the text name it under the title" "$T/rep.out"
+mkdir "$T/hist" && cp "$P" "$T/hist/"
+$PB nightly "$T/tiny.ini" --history "$T/hist" --label k1 --no-plot >"$T/n1.out" 2>&1 &&
+	$PB nightly "$T/tiny.ini" --history "$T/hist" --label k2 --no-plot >"$T/n2.out" 2>&1
+ok $? "two nights, the profile in the history" "$T/n2.out"
+grep -q "^noise profile: $T/hist/noise-.*json (" "$T/n2.out" &&
+	grep -q "^noise profile: $T/hist/noise-.*json (" "$T/hist/k2/report.md" &&
+	! grep -q "skipping" "$T/n2.out"
+ok $? "nightly names it on stdout and in report.md, and does not skip it" "$T/n2.out"
 exits2 "compare --noise a job file" "not a noise profile\|cannot read" \
 	$PB compare --noise "$T/tiny.ini" "$T/res"
 
