@@ -142,7 +142,7 @@ json_t *pb_noise_build(const struct pb_cmp *c, const struct pb_noise_meta *m)
 		if (e)
 			json_array_append_new(tables, e);
 	}
-	root = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s?, s:s, s:i, s:{s:o, s:s}, s:o, s:{s:b, s:s}, "
+	root = json_pack("{s:s, s:s, s:s, s:O, s:s, s:s*, s:s, s:i, s:{s:o, s:s}, s:o, s:{s:b, s:s}, "
 			 "s:o}", "schema", PB_SCHEMA_NOISE, "host_class", m->host_class,
 			 "kernel", m->kernel, "boot_ids", m->boot_ids, "date", m->date,
 			 "jobfile", m->jobfile, "label", m->label, "blocks", m->blocks,

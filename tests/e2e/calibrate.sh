@@ -115,6 +115,12 @@ PY
 done
 $PB calibrate --from -o "$T/boots.json" "$T/boots" >"$T/from.out" 2>"$T/from.err"
 ok $? "calibrate --from two boots' results" "$T/from.err"
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	check "that profile is a valid pinbench-noise/1 too" /usr/bin/python3 tests/e2e/schemas.py \
+		"$T/boots.json"
+else
+	skip "no python3-jsonschema"
+fi
 check "the boot level is measured, nothing stands in" pyjson "$T/boots.json" \
 	'(lambda b: len(d["boot_ids"]) == 2 and d["boot"]["covered"] and not b["stands_in"] and
 	  b["level"] == "boot" and b["df"] == 1 and d["blocks"] == 0)(d["tables"][0]["between"])'
