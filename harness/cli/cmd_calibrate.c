@@ -58,20 +58,29 @@ struct cal_opts {
 	unsigned long	seed;
 };
 
+/* --name's whole number in min..max: 0, or -1 said */
+static int whole(const char *name, const char *arg, long min, long max, long *v)
+{
+	if (*arg != '-' && *arg != '+' && !pb_parse_long(arg, min, max, v))
+		return 0;
+	pb_say(stderr, "pinbench calibrate: --%s '%s': want a whole number, %ld..%ld\n", name,
+	       arg, min, max);
+	return -1;
+}
+
 /* The numbers of the options: PB_OPTS_OK, or PB_OPTS_FAILED said */
 static int cal_numbers(struct cal_opts *o)
 {
-	double x;
+	long v;
 
 	if (o->blocks_s && o->precision_s) {
 		pb_say(stderr, "pinbench calibrate: --blocks or --precision, not both\n");
 		return PB_OPTS_FAILED;
 	}
-	if (o->blocks_s) {
-		if (pb_opt_double("calibrate", "blocks", o->blocks_s, 2, 1000, &x))
-			return PB_OPTS_FAILED;
-		o->blocks = (int)x;
-	}
+	if (o->blocks_s && whole("blocks", o->blocks_s, 2, 1000, &v))
+		return PB_OPTS_FAILED;
+	if (o->blocks_s)
+		o->blocks = (int)v;
 	if (o->precision_s &&
 	    pb_opt_double("calibrate", "precision", o->precision_s, 1, 100, &o->precision))
 		return PB_OPTS_FAILED;
@@ -80,9 +89,9 @@ static int cal_numbers(struct cal_opts *o)
 	if (o->budget_s &&
 	    pb_opt_double("calibrate", "budget", o->budget_s, 0.01, 100000, &o->budget_min))
 		return PB_OPTS_FAILED;
-	if (o->seed_s && pb_opt_double("calibrate", "seed", o->seed_s, 0, 4294967295.0, &x))
+	if (o->seed_s && whole("seed", o->seed_s, 0, 0xffffffffL, &v))
 		return PB_OPTS_FAILED;
-	o->seed = o->seed_s ? (unsigned long)x : 0;
+	o->seed = o->seed_s ? (unsigned long)v : 0;
 	return PB_OPTS_OK;
 }
 
@@ -133,7 +142,7 @@ static int run_block(const struct cal_opts *o, const char *jobfile, const char *
 	int status, argc = 10;
 	pid_t pid, w;
 
-	snprintf(seed, sizeof(seed), "%lu", o->seed + (unsigned long)i);
+	snprintf(seed, sizeof(seed), "%lu", (o->seed + (unsigned long)i) & 0xffffffffUL);
 	if (!o->seed_s) {	/* run's own seed: leave --seed out */
 		argv[7] = (char *)jobfile;
 		argv[8] = NULL;

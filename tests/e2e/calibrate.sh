@@ -128,5 +128,13 @@ check "the boot level is measured, nothing stands in" pyjson "$T/boots.json" \
 exits2 "--blocks and --precision together" "not both" \
 	$PB calibrate --blocks 3 --precision 50 "$T/tiny.ini"
 exits2 "--precision 0" "precision" $PB calibrate --precision 0 "$T/tiny.ini"
+exits2 "--blocks 2.5" "want a whole number" $PB calibrate --blocks 2.5 "$T/tiny.ini"
 exits2 "no job file" "no job file" $PB calibrate
+TMPDIR=$T/tmp $PB calibrate --blocks 5 --budget 0.01 -o "$T/short.json" "$T/tiny.ini" \
+	>"$T/short.out" 2>"$T/short.err"
+ok $? "--budget 0.01 minutes: a profile still" "$T/short.err"
+grep -q "budget of 0.01 min: 2 of 5 blocks" "$T/short.err" &&
+	python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["blocks"] == 2' \
+		"$T/short.json"
+ok $? "it stops after the two blocks a profile needs, and says so" "$T/short.err"
 done_testing
