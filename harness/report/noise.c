@@ -406,6 +406,7 @@ static void source(struct pb_between *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(b->source, sizeof(b->source), fmt, ap);
 	va_end(ap);
+	pb_str_clean(b->source);	/* a profile's text may hold anything */
 }
 
 int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b)
@@ -486,9 +487,11 @@ int pb_noise_pick(const char *given, char *const *dirs, int n, const struct pb_c
 		return given ? -2 : 0;
 	if (!pb_noise_usable(x)) {
 		snprintf(line, len, "noise profile %s not used: %s", path, x->why);
+		pb_str_clean(line);	/* a profile's text may hold anything */
 		return -1;
 	}
 	snprintf(line, len, "noise profile: %s (%s, kernel %s, %s)", path, p->host_class,
 		 p->kernel, p->date);
+	pb_str_clean(line);
 	return 1;
 }

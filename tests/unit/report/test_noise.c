@@ -289,6 +289,27 @@ static void test_between(void **state)
 	assert_true(isnan(b.sd));
 }
 
+/* A profile's text reaches a terminal cleaned: no escape sequence */
+static void test_clean(void **state)
+{
+	struct pb_table t = { .job = "pingpong", .placement = "same-cpu" };
+	struct pb_noise_ctx x;
+	struct pb_between b;
+	struct pb_noise p;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(pb_noise_load(GOOD, &p, err, sizeof(err)), 0);
+	t.params = keys("64");
+	snprintf(p.kernel, sizeof(p.kernel), "6.1\033[2J");
+	ctx_of(&x, &p, CLASS, "6.1\033[2J", made);
+	assert_int_equal(pb_noise_between(&x, &t, &b), 1);
+	assert_null(strchr(b.source, '\033'));
+	json_decref(x.kernels);
+	json_decref(t.params);
+	pb_noise_free(&p);
+}
+
 /* from into dir/name, of class cls and made at date when not NULL */
 static void copy(const char *from, const char *dir, const char *name, const char *cls,
 		 const char *date)
@@ -349,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_usable),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_between),
+		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_find),
 	};
 
