@@ -12,6 +12,7 @@
 
 #include "cli/cmds.h"
 #include "cli/say.h"
+#include "cli/noise_arg.h"
 #include "cli/opts.h"
 #include "core/jobfile.h"
 #include "report/compare.h"
@@ -42,6 +43,9 @@ static const char compare_usage[] =
 	"  --fail-on-regression           exit 1 when a significant regression is found\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
 	"                                 (otherwise an error, exit 2)\n"
+	"  --noise FILE                   the noise profile (pinbench calibrate) for the\n"
+	"                                 variation between boots (default: the newest of\n"
+	"                                 the results' host class in the folders given)\n"
 	"  -h, --help\n";
 
 static int parse_enum(const char *arg, const char *const *names, int n)
@@ -103,7 +107,7 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 
 /* PB_OPTS_OK, or the status with the usage or a message printed */
 static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail,
-			bool *by_class)
+			bool *by_class, const char **noise)
 {
 	const struct pb_opt t[] = {
 		{ "group-by", 0, true, NULL, NULL, opt_group },
@@ -116,6 +120,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
 		{ "test", 0, true, NULL, NULL, opt_choice },
 		{ "allow-different", 0, true, NULL, &o->allow_different, NULL },
+		{ "noise", 0, PB_ARG_PATH, NULL, noise, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	int rc;
@@ -142,6 +147,22 @@ int pb_cli_load(struct pb_cmp *c, char **paths, int n, const char *who)
 	if (rc)
 		pb_say(stderr, "pinbench %s: %s\n", who, err);
 	return rc ? 2 : 0;
+}
+
+int pb_cli_noise(const char *given, char **paths, int n, const struct pb_cmp *c,
+		 struct pb_cli_noise *nz, struct pb_cmp_opts *o, const char *who)
+{
+	int r = pb_noise_pick(given, paths, n, c, &nz->p, &nz->x, nz->line, sizeof(nz->line));
+
+	if (r == -2) {
+		pb_say(stderr, "pinbench %s: --noise %s\n", who, nz->line);
+		return 2;
+	}
+	if (nz->p.root) {	/* refused too: each table says why */
+		o->between = pb_noise_between;
+		o->between_ctx = &nz->x;
+	}
+	return 0;
 }
 
 static bool is_key(const char *k, size_t n)
@@ -273,12 +294,18 @@ int cmd_compare(int argc, char **argv)
 	struct pb_cmp_opts o = { .min_change = PB_CMP_MIN_CHG };
 	struct pb_cmp c = { 0 };
 	bool fail = false, by_class = false;
+	const char *noise = NULL;
+	struct pb_cli_noise nz = { 0 };
 	char err[512];
 	int rc, n;
 
-	rc = compare_opts(argc, argv, &o, &fail, &by_class);
+	rc = compare_opts(argc, argv, &o, &fail, &by_class, &noise);
 	if (rc)
 		return pb_opts_exit(rc);
+	if (by_class && noise) {	/* a profile is of one host class */
+		pb_say(stderr, "pinbench compare: --noise is for one host class, not --by-class\n");
+		return 2;
+	}
 	if (by_class)
 		return compare_fleet(argv + optind, argc - optind, &o, fail);
 	c.by = o.by;
@@ -288,6 +315,11 @@ int cmd_compare(int argc, char **argv)
 		pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = 2;
 	}
+	if (!rc)
+		rc = pb_cli_noise(noise, argv + optind, argc - optind, &c, &nz, &o, "compare");
+	if (!rc && nz.line[0])	/* the header; beside a machine-readable output */
+		pb_say(o.format == PB_FMT_TEXT || o.format == PB_FMT_MARKDOWN ? stdout : stderr,
+		       "%s\n\n", nz.line);
 	if (!rc) {
 		pb_cmp_order(&c, o.order_given);
 		n = pb_cmp_report(&c, &o, stdout, err, sizeof(err));
@@ -296,6 +328,7 @@ int cmd_compare(int argc, char **argv)
 			pb_say(stderr, "pinbench compare: %s\n", err);
 		rc = n < 0 ? 2 : fail && n > 0 ? 1 : 0;
 	}
+	pb_noise_free(&nz.p);
 	pb_cmp_free(&c);
 	return rc;
 }

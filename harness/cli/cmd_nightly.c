@@ -16,6 +16,7 @@
 #include "lib/util.h"
 #include "report/compare.h"
 #include "report/nightly.h"
+#include "report/noise.h"
 
 static const char nightly_usage[] =
 	"usage: pinbench nightly JOBFILE --history DIR [OPTIONS]\n"
@@ -29,6 +30,9 @@ static const char nightly_usage[] =
 	"  --min-change PCT     noise floor for a significant change, 0..1000\n"
 	"                       (default 1)\n"
 	"  --no-plot            no report.png\n"
+	"  --noise FILE         the noise profile (pinbench calibrate) for the variation\n"
+	"                       between boots (default: the newest of the host class in\n"
+	"                       DIR)\n"
 	"  -q                   print nothing unless there is a regression, a failure\n"
 	"                       or an error (then all of it, pinbench run's output too)\n"
 	"  --repeats N, --duration SEC, --placement LIST, --set KEY=VALUE\n"
@@ -82,6 +86,22 @@ static int opt_min_change(void *ctx, const struct pb_opt *o, const char *arg)
 	return pb_opt_double("nightly", o->name, arg, 0, PB_MIN_CHANGE_MAX, &n->min_change);
 }
 
+/* --noise FILE: a profile that can be read, before anything runs */
+static int opt_noise(void *ctx, const struct pb_opt *o, const char *arg)
+{
+	struct pb_noise p;
+	char err[PATH_MAX + 128];
+
+	(void)o;
+	if (pb_noise_load(arg, &p, err, sizeof(err))) {
+		pb_say(stderr, "pinbench nightly: --noise %s\n", err);
+		return PB_OPTS_FAILED;
+	}
+	pb_noise_free(&p);
+	((struct pb_nightly_opts *)ctx)->noise = arg;
+	return PB_OPTS_OK;
+}
+
 /* PB_OPTS_OK, or the status with the usage or a message printed */
 static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 {
@@ -90,6 +110,7 @@ static int nightly_opts(int argc, char **argv, struct pb_nightly_opts *n)
 		{ "label", 0, true, NULL, NULL, opt_label },
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "no-plot", 0, false, NULL, NULL, opt_no_plot },
+		{ "noise", 0, PB_ARG_PATH, NULL, &n->noise, opt_noise },
 		{ "repeats", 0, true, NULL, NULL, opt_forward },
 		{ "duration", 0, true, NULL, NULL, opt_forward },
 		{ "placement", 0, true, NULL, NULL, opt_forward },

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "cli/cmds.h"
 #include "cli/say.h"
+#include "cli/noise_arg.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/changelog.h"
@@ -33,12 +35,16 @@ static const char report_usage[] =
 	"  --no-correction                judge each cell on its own p\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
 	"  --no-plot                      no plot\n"
+	"  --noise FILE                   the noise profile (pinbench calibrate) for the\n"
+	"                                 variation between boots (default: the newest of\n"
+	"                                 the results' host class in BASELINE's or NEW's folder)\n"
 	"  -h, --help\n"
 	"exit: 0 written, 2 usage or unreadable results\n";
 
 struct report_opts {
 	struct pb_cmp_opts	cmp;
 	const char		*out;
+	const char		*noise;
 	bool			no_plot;
 };
 
@@ -133,6 +139,19 @@ static int plots(struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
 	return 0;
 }
 
+/* The noise profile: --noise, or the newest in BASELINE's, NEW's or their parents' folder */
+static int report_noise(const char *given, char **paths, const struct pb_cmp *c,
+			struct pb_cli_noise *nz, struct pb_cmp_opts *o)
+{
+	char up[2][PATH_MAX], *dirs[4] = { paths[0], paths[1], up[0], up[1] };
+
+	for (int k = 0; k < 2; k++) {
+		snprintf(up[k], sizeof(up[k]), "%s", paths[k]);
+		dirs[2 + k] = dirname(up[k]);
+	}
+	return pb_cli_noise(given, dirs, 4, c, nz, o, "report");
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts r = { .cmp = { .min_change = PB_CMP_MIN_CHG } };
@@ -142,11 +161,13 @@ int cmd_report(int argc, char **argv)
 		{ "no-correction", 0, false, &r.cmp.no_correction, NULL, NULL },
 		{ "allow-different", 0, true, NULL, &r.cmp.allow_different, NULL },
 		{ "no-plot", 0, false, &r.no_plot, NULL, NULL },
+		{ "noise", 0, PB_ARG_PATH, NULL, &r.noise, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	char names[2][256], dir[PATH_MAX], path[PATH_MAX + 16], err[512], a[128], b[128];
 	struct pb_changelog cl = { .cmp = &r.cmp };
 	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	struct pb_cli_noise nz = { 0 };
 	char *text = NULL;
 	int rc;
 
@@ -181,8 +202,11 @@ int cmd_report(int argc, char **argv)
 		pb_say(stderr, "pinbench report: %s\n", err);
 		rc = 2;
 	}
+	if (!rc)
+		rc = report_noise(r.noise, argv + optind, &c, &nz, &r.cmp);
 	if (rc)
 		goto out;
+	cl.noise = nz.line[0] ? nz.line : NULL;
 	pb_cmp_order(&c, true);
 	cl.base = pb_cmp_find_group(&c, names[0]);
 	cl.cur = pb_cmp_find_group(&c, names[1]);
@@ -212,6 +236,7 @@ int cmd_report(int argc, char **argv)
 	}
 out:
 	free(text);
+	pb_noise_free(&nz.p);
 	pb_cmp_free(&c);
 	return rc;
 }

@@ -20,6 +20,7 @@ int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_server(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /*
  * Shared by compare and plot (cmd_compare.c): pb_cmp_load_all(), with the

@@ -26,6 +26,7 @@ static const struct {
 	{ "plot",    cmd_plot,    "plot result files with gnuplot" },
 	{ "report",  cmd_report,  "two kernels' results as a changelog: verdict, tables, plot" },
 	{ "export",  cmd_export,  "result files as LAVA test cases, KTAP or JUnit XML for labs and CI" },
+	{ "calibrate", cmd_calibrate, "this machine's noise for a job file: a noise profile" },
 	{ "nightly", cmd_nightly, "run, store by kernel, compare with the previous kernel" },
 	{ "server",  cmd_server,  "the far end of udpping and rr across two hosts (peer=HOST)" },
 };

@@ -2,7 +2,8 @@
 /*
  * schema.h - the names and versions of every machine-readable output:
  * the result file (written by result.c, required by compare_load.c),
- * compare's, doctor's (machine and perf stat), topo's and list's JSON.
+ * compare's, doctor's (machine and perf stat), topo's and list's JSON,
+ * calibrate's noise profile (report/noise.c).
  * Their one definition; schemas/<name>-<version>.schema.json describes
  * each.  A version only adds fields; removing or changing one is a new
  * version.
@@ -16,5 +17,6 @@
 #define PB_SCHEMA_PERF_STAT	"pinbench-perf-stat/1"
 #define PB_SCHEMA_TOPO		"pinbench-topo/1"
 #define PB_SCHEMA_LIST		"pinbench-list/1"
+#define PB_SCHEMA_NOISE		"pinbench-noise/1"
 
 #endif

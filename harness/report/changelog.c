@@ -314,11 +314,12 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 	co.baseline = c->groups[o->base];
 	co.format = PB_FMT_MARKDOWN;
 	pb_cmp_adjust(c, o->base, !co.no_correction);
+	fprintf(f, "%spinbench: %s against %s\n\n", md ? "# " : "", c->groups[o->cur],
+		c->groups[o->base]);
+	if (o->noise)
+		fprintf(f, "%s\n\n", o->noise);
 	if (md)
-		fprintf(f, "# pinbench: %s against %s\n\n## Verdict\n\n", c->groups[o->cur],
-			c->groups[o->base]);
-	else
-		fprintf(f, "pinbench: %s against %s\n\n", c->groups[o->cur], c->groups[o->base]);
+		fputs("## Verdict\n\n", f);
 	regressions = pb_changelog_verdicts(c, o, md, f);
 	if (md) {
 		fputs("\n## Tables\n\n", f);

@@ -20,6 +20,7 @@ struct pb_changelog {
 	int			base, cur;	/* the two groups of the pb_cmp */
 	const struct pb_cmp_opts *cmp;		/* min_change, no_correction */
 	const char		*png, *svg;	/* plot files beside the report, or NULL */
+	const char		*noise;		/* the noise profile used or refused, or NULL */
 };
 
 /*

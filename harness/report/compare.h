@@ -14,6 +14,7 @@
 #include <sys/types.h>
 #include <jansson.h>
 
+#include "report/between.h"
 #include "stats/stats.h"
 
 enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER,
@@ -149,6 +150,8 @@ struct pb_cmp {
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */
 	bool		no_links;	/* follow no symlink, not even to a file named (a history) */
+	json_t		*classes;	/* the host classes of the files read (strings) */
+	json_t		*kernels;	/* and their kernels */
 };
 
 /*
@@ -196,7 +199,15 @@ struct pb_cmp_opts {
 	enum pb_cmp_test	test;		/* for the caller to set the pb_cmp's
 						 * test before loading (the tables keep it) */
 	const char		*allow_different; /* keys that may differ, "a,b", or NULL */
+	pb_between_fn		between;	/* the variation between boots, or NULL */
+	void			*between_ctx;
 };
+
+/*
+ * A key a comparison does not hold equal: how long and how it counted
+ * (rounds, repeats, duration, events...), and where (placement, cpus, peer).
+ */
+bool pb_cmp_free_key(const char *k);
 
 /*
  * Results whose workload keys differ (size=1 against size=64) measure

@@ -437,7 +437,7 @@ static void add_latency(struct pb_cell *cell, json_t *job, double w)
 }
 
 /* Keys a comparison does not hold equal: how long and how it counted, and where. */
-static bool free_key(const char *k)
+bool pb_cmp_free_key(const char *k)
 {
 	static const char *const keys[] = {
 		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout",
@@ -506,13 +506,13 @@ static void hold_params(struct pb_cmp *c, struct pb_table *t, int group, json_t 
 	json_object_foreach(params, k, v) {
 		json_t *w = json_object_get(t->params, k);
 
-		if (free_key(k) || t->differs[0] || (w && json_equal(v, w)) ||
+		if (pb_cmp_free_key(k) || t->differs[0] || (w && json_equal(v, w)) ||
 		    (!w && is_default(bench, k, v)))
 			continue;
 		note_differs(c, t, group, k, w, v);
 	}
 	json_object_foreach(t->params, k, v) {
-		if (free_key(k) || t->differs[0] || json_object_get(params, k) ||
+		if (pb_cmp_free_key(k) || t->differs[0] || json_object_get(params, k) ||
 		    is_default(bench, k, v))
 			continue;
 		note_differs(c, t, group, k, v, NULL);
@@ -817,6 +817,30 @@ static int skip_file(struct pb_cmp *c, char *err, size_t len)
  * cannot be used (unreadable, not a regular file, corrupt, another
  * schema: err says why), -1 on a fatal error (out of memory).
  */
+/* s into the array *a (made when NULL), once */
+static void add_distinct(json_t **a, const char *s)
+{
+	size_t i;
+	json_t *v;
+
+	if (!*a)
+		*a = json_array();
+	json_array_foreach(*a, i, v)
+		if (!strcmp(json_string_value(v), s))
+			return;
+	json_array_append_new(*a, json_string(s));
+}
+
+/* The file's host class and kernel, among c's */
+static void add_where(struct pb_cmp *c, json_t *root)
+{
+	char key[512];
+
+	pb_cmp_class_of(root, key, sizeof(key));
+	add_distinct(&c->classes, key);
+	add_distinct(&c->kernels, jstr(json_object_get(root, "host"), "kernel", "unknown"));
+}
+
 static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap, char *err,
 		     size_t len)
 {
@@ -851,6 +875,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 	group = add_group(c, c->force_group ? c->force_group :
 			  group_key(root, c->by, key, sizeof(key)));
 	if (group >= 0) {
+		add_where(c, root);
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);
 		add_run_errors(c->run_errors[group], root);
@@ -902,6 +927,8 @@ static int load_entry(struct pb_cmp *c, const char *path, int depth, int *tcap,
 					  S_ISDIR(st.st_mode)))
 		return 0;
 	rc = load_file(c, path, false, tcap, err, len);
+	if (rc == 1 && strstr(err, "schema \"" PB_SCHEMA_NOISE "\""))
+		return 0;	/* a noise profile beside the results (report/noise.h) */
 	return rc == 1 ? skip_file(c, err, len) : rc;
 }
 
@@ -1013,6 +1040,8 @@ void pb_cmp_free(struct pb_cmp *c)
 			json_decref(c->run_errors[i]);
 	}
 	free(c->envs);
+	json_decref(c->classes);
+	json_decref(c->kernels);
 	free(c->cmds);
 	free(c->run_errors);
 	for (i = 0; i < c->nr_skipped; i++)

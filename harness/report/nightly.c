@@ -26,9 +26,11 @@
 #include "report/compare.h"
 #include "report/history.h"
 #include "report/nightly.h"
+#include "report/noise.h"
 #include "report/resultload.h"
 #include "report/plot.h"
 #include "lib/file.h"
+#include "lib/schema.h"
 #include "lib/util.h"
 
 static void paths_free(struct pb_paths *p)
@@ -330,6 +332,8 @@ static int earlier_files(const struct pb_nightly_opts *n, struct pb_nightly *st)
 	for (i = 0; !rc && i < old->n; i++) {
 		if (file_meta(old->v[i], label, sizeof(label), config, sizeof(config), NULL,
 			      err, sizeof(err))) {
+			if (strstr(err, "schema \"" PB_SCHEMA_NOISE "\""))
+				continue;	/* a noise profile in the history */
 			pb_str_clean(err);	/* a file name may hold anything */
 			rc = paths_add(&st->skipped, err);
 			continue;
@@ -648,6 +652,30 @@ static int load_history(const struct pb_nightly *st, struct pb_history *h)
 	return rc ? -1 : pb_history_analyse(h);
 }
 
+/*
+ * The noise profile (n->noise, or the newest in the history) as o's
+ * between; its line in nl->line ("" none).  0, or -1 with err.
+ */
+struct nightly_noise {
+	struct pb_noise		p;
+	struct pb_noise_ctx	x;
+	char			line[1024];
+};
+static int pick_noise(const struct pb_nightly_opts *n, const struct pb_cmp *c,
+		      struct nightly_noise *nl, struct pb_cmp_opts *o, char *err, size_t len)
+{
+	char *dirs[1] = { (char *)n->history };
+	int r = pb_noise_pick(n->noise, dirs, 1, c, &nl->p, &nl->x, nl->line, sizeof(nl->line));
+
+	if (r == -2)
+		return pb_errf(err, len, 0, "--noise %s", nl->line);
+	if (nl->p.root) {	/* refused too: each table says why */
+		o->between = pb_noise_between;
+		o->between_ctx = &nl->x;
+	}
+	return 0;
+}
+
 /* Compare; write report.md (and report.png) beside the new result. */
 static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
 		  char *err, size_t len)
@@ -660,6 +688,7 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 	struct pb_history h = { 0 };
 	struct judged *j = NULL;
 	struct pb_cmp c = { .no_links = true };
+	struct nightly_noise nl = { 0 };
 	int i, rc = 0, prc = -1, r;
 	FILE *f;
 
@@ -670,6 +699,8 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		rc = pb_cmp_load(&c, now->v[i], err, len);
 	if (!rc && load_history(st, &h))
 		rc = pb_errf(err, len, 0, "out of memory");
+	if (!rc)
+		rc = pick_noise(n, &c, &nl, &o, err, len);
 	if (!rc) {
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
@@ -687,6 +718,10 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 	}
 	if (!rc) {
 		report_head(f, n, st);
+		if (nl.line[0]) {
+			fprintf(f, "%s\n\n", nl.line);
+			fprintf(out, "%s\n\n", nl.line);
+		}
 		set_aside_lines(f, &c, "- **not compared**: ", "\n");
 		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
 		r = pb_cmp_report(&c, &o, f, err, len);
@@ -717,6 +752,7 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 	}
 	free(md);
 	free(j);
+	pb_noise_free(&nl.p);
 	pb_history_free(&h);
 	pb_cmp_free(&c);
 	st->signal = got_signal;

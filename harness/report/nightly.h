@@ -17,6 +17,7 @@ struct pb_nightly_opts {
 	const char	*history;
 	char		label[128];	/* "": pb_nightly_run() puts the kernel release */
 	double		min_change;
+	const char	*noise;		/* --noise FILE; NULL: the newest in history */
 	bool		plot;
 	bool		quiet;		/* -q: cli prints only a regression or a failure */
 	/*

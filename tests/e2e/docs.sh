@@ -30,7 +30,7 @@ same() {
 	ok $? "$1" "$T/diff"
 }
 
-for c in run bench list topo events doctor compare plot report export nightly server; do
+for c in run bench list topo events doctor compare plot report export nightly server calibrate; do
 	page=$doc/pinbench-$c.1.scd
 	[ "$c" = bench ] && page=$doc/pinbench-run.1.scd
 	if [ ! -f "$page" ]; then
