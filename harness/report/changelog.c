@@ -121,7 +121,7 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 				unchanged++;
 				continue;
 			}
-			regressions += !strcmp(e.verdict, "regression");
+			regressions += pb_cmp_regressed(&e);
 			change_text(&e, ch, sizeof(ch));
 			p_text(o, e.p_adj, p, sizeof(p));
 			if (off < sizeof(line))
@@ -313,6 +313,7 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 
 	co.baseline = c->groups[o->base];
 	co.format = PB_FMT_MARKDOWN;
+	pb_cmp_ask_between(c, co.between, co.between_ctx);
 	pb_cmp_adjust(c, o->base, !co.no_correction);
 	if (md)
 		fprintf(f, "# pinbench: %s against %s\n\n## Verdict\n\n", c->groups[o->cur],
