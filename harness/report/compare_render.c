@@ -628,11 +628,11 @@ static bool print_empty(const struct rctx *r, const struct pb_table *t, const ch
 	return true;
 }
 
-/* A change within one boot a side, the advice on a line of its own in text. */
+/* A change within one boot a side, its tipping point on a line of its own in text. */
 static void print_within(const struct rctx *r, const char *item, const char *group,
 			 const struct pb_eval *e, char *q)
 {
-	char *advice = r->md ? NULL : strstr(q, "; boot each");
+	char *advice = r->md ? NULL : strstr(q, "; holds if");
 
 	if (advice)
 		*advice = 0;
