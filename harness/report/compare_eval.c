@@ -197,34 +197,30 @@ struct judged {
 	double		d, se_w, df_w, se, df;	/* log ratio, its se and df (widened: se, df) */
 };
 
-/* Welch on the logs of a and b: d, se_w, df_w (NAN below 2 a side). */
+/* values as stats/levels.h's, each a unit of its own; NULL when no memory. */
+static struct pb_level_value *as_units(const double *v, int n)
+{
+	struct pb_level_value *u = calloc((size_t)(n ? n : 1), sizeof(*u));
+
+	for (int i = 0; u && i < n; i++)
+		u[i].value = v[i];
+	return u;
+}
+
+/* Welch on the logs of the values tested (pb_levels_diff): d, se_w, df_w (NAN below 2). */
 static void log_welch(const double *a, int na, const double *b, int nb, struct judged *j)
 {
-	double sa = 0, sb = 0, qa = 0, qb = 0, var[2], df[2];
-	int i;
+	struct pb_level_value *ua = as_units(a, na), *ub = as_units(b, nb);
+	struct pb_level_diff r;
 
-	for (i = 0; i < na; i++)
-		sa += log(a[i]);
-	for (i = 0; i < nb; i++)
-		sb += log(b[i]);
-	sa /= na;
-	sb /= nb;
-	for (i = 0; i < na; i++)
-		qa += (log(a[i]) - sa) * (log(a[i]) - sa);
-	for (i = 0; i < nb; i++)
-		qb += (log(b[i]) - sb) * (log(b[i]) - sb);
-	j->d = sb - sa;
-	j->se_w = j->df_w = NAN;
-	if (na < 2 || nb < 2)
-		return;
-	var[0] = qa / (na - 1) / na;
-	var[1] = qb / (nb - 1) / nb;
-	df[0] = na - 1;
-	df[1] = nb - 1;
-	j->se_w = sqrt(var[0] + var[1]);
-	j->df_w = pb_satterthwaite(var, df, 2);
-	if (isnan(j->df_w))	/* no spread at all */
-		j->df_w = na + nb - 2;
+	j->d = j->se_w = j->df_w = NAN;
+	if (ua && ub && !pb_levels_diff(ua, na, ub, nb, &r)) {
+		j->d = r.d;
+		j->se_w = r.se;
+		j->df_w = isnan(r.df) && r.se == 0 ? na + nb - 2 : r.df;	/* no spread */
+	}
+	free(ua);
+	free(ub);
 }
 
 /*

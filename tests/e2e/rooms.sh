@@ -99,9 +99,6 @@ seams = {
     "pb_jobs_load_text",	# tests/fuzz/jobfile_fuzz.c: a job file's text
     "pb_topo_is_this_system",	# test_topo: loaded from here or not
     "pb_sev_parse",		# lib/anomaly.c: left to the anomaly-table work
-    "pb_levels_diff",		# stats/levels.c: test_levels, until compare's verdict
-    "pb_tipping_cv",		# (issue 24, point 2) and the resolution (point 4) use them
-    "pb_mde",
     "main",
 }
 objs = sorted(glob.glob("harness/*/*.o") + glob.glob("benches/*.o") +

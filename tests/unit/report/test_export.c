@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs_fixture.h"
 #include "report/compare.h"
 #include "report/export.h"
 
@@ -261,18 +262,13 @@ static void test_lava_words(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-export-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return fixture_tmpdir(tmpdir, "export");
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
+	return fixture_tmpdir_remove(tmpdir);
 }
 
 /* Rename every job "from" in result file path to "to". */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fs_fixture.h"
 #include "report/compare.h"
 #include "stats/levels.h"
 #include "stats/stats.h"
@@ -270,18 +271,13 @@ static void test_2009_table(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-verdict-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return fixture_tmpdir(tmpdir, "verdict");
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
+	return fixture_tmpdir_remove(tmpdir);
 }
 
 int main(void)
