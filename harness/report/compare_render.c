@@ -653,6 +653,7 @@ static void print_levels(const struct rctx *r, const struct pb_table *t)
 	const char *item = r->md ? "- " : "";
 	struct pb_eval e;
 	char q[300], lw[300];
+	bool first = true;
 	int i;
 
 	for (i = 0; i < r->c->nr_groups; i++) {
@@ -663,6 +664,9 @@ static void print_levels(const struct rctx *r, const struct pb_table *t)
 			continue;
 		pb_cmp_qualify(&e, q, sizeof(q));
 		pb_cmp_level_words(&e, lw, sizeof(lw));
+		if (r->md && first)	/* a list, not a row of the table */
+			fputc('\n', r->f);
+		first = false;
 		if (e.within)
 			print_within(r, item, r->c->groups[cell->group], &e, q);
 		else
