@@ -301,8 +301,8 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 		s = xprintf(r->md ? "*%+.*f%%%s %s changed within its boot*%s" :
 			    "%+.*f%%%s %s changed within its boot%s", d, e->change, ci, p, note);
 	else if (e->significant)
-		s = xprintf(r->md ? "**%+.*f%%%s %s %s**, resolves ±%.1f%%%s" :
-			    "%+.*f%%%s %s %s, resolves ±%.1f%%%s", d, e->change, ci, p,
+		s = xprintf(r->md ? "**%+.*f%%%s %s %s** (boot level), resolves ±%.1f%%%s" :
+			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci, p,
 			    e->verdict, e->mde, note);
 	else if (!isnan(e->mde))
 		s = xprintf("%+.*f%%%s %s, no change beyond ±%.1f%%%s", d, e->change, ci, p,

@@ -57,7 +57,7 @@ done
 ok $? "three boots a side generated"
 $PB compare --fail-on-regression "$T/b" >"$T/o" 2>&1
 rc=$?
-[ $rc = 1 ] && grep -q "regression, resolves ±" "$T/o"
+[ $rc = 1 ] && grep -q "regression (boot level), resolves ±" "$T/o"
 ok $? "--fail-on-regression exits 1 on a regression at the boot level (exit $rc)"
 $PB compare --baseline 2.6.29 --fail-on-regression "$T/g" >"$T/o" 2>&1
 rc=$?

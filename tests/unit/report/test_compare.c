@@ -492,7 +492,7 @@ static void test_exit_codes(void **state)
 	path_in(a, sizeof(a), "ea");
 	path_in(b, sizeof(b), "eb");
 	assert_int_equal(run_cmd(cmd_compare, &out, 3, "compare", a, b), 0);
-	assert_non_null(strstr(out, "regression, resolves ±"));
+	assert_non_null(strstr(out, "regression (boot level), resolves ±"));
 	free(out);
 	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
 				 a, b), 1);

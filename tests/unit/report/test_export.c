@@ -162,7 +162,7 @@ static void test_shift_fails_regressions(void **state)
 	free(out);
 	out = export(b, a, PB_EXP_JUNIT, &n);
 	assert_int_equal(count(out, "<failure type=\"regression\" message=\"regression: +"), 2);
-	assert_int_equal(count(out, "against 6.1; resolves ±"), 2);
+	assert_int_equal(count(out, "against 6.1; at the boot level; resolves ±"), 2);
 	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"improvement\"/>"));
 	assert_non_null(strstr(out, "failures=\"2\" errors=\"0\" skipped=\"0\""));
 	free(out);
