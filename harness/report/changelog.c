@@ -129,8 +129,8 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 			pb_cmp_qualify(&e, q, sizeof(q));
 			if (off < sizeof(line))
 				off += (size_t)snprintf(line + off, sizeof(line) - off,
-					"%s %s %s, %s, %s%s%s", said ? ";" : "", t->placement, ch, p,
-					(e.change > 0) == t->higher ? "faster" : "slower",
+					"%s %s %s, %s, %s%s%s", said ? ";" : "", t->placement,
+					ch, p, (e.change > 0) == t->higher ? "faster" : "slower",
 					q[0] ? (e.within ? "; " : ", ") : "", q);
 			said++;
 		}
@@ -196,7 +196,8 @@ static void text_table(const struct pb_cmp *c, const struct pb_table *t,
 		change_text(&e, ch, sizeof(ch));
 		p_text(o, e.p_adj, p, sizeof(p));
 		pb_cmp_qualify(&e, q, sizeof(q));
-		snprintf(row, sizeof(row), "change %s, %s%s%s%s%s", ch, p, e.significant ? ": " : "",
+		snprintf(row, sizeof(row), "change %s, %s%s%s%s%s", ch, p,
+			 e.significant ? ": " : "",
 			 !e.significant ? "" : (e.change > 0) == t->higher ? "faster" : "slower",
 			 q[0] ? (e.significant && !e.within ? ", " : "; ") : "", q);
 		wrap(f, row, "  ", "    ", PB_CHANGELOG_WIDTH);

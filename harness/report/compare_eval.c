@@ -105,7 +105,8 @@ static struct pb_level_value *level_values(const struct pb_cell *cell)
 
 	for (int i = 0; v && i < cell->nu; i++)
 		v[i] = (struct pb_level_value){ cell->lv[i].boot, cell->lv[i].invocation,
-						cell->lv[i].round, cell->u[i], cell->lv[i].repeats };
+						cell->lv[i].round, cell->u[i],
+						cell->lv[i].repeats };
 	return v;
 }
 

@@ -302,8 +302,8 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 			    "%+.*f%%%s %s changed within its boot%s", d, e->change, ci, p, note);
 	else if (e->significant)
 		s = xprintf(r->md ? "**%+.*f%%%s %s %s** (boot level), resolves ±%.1f%%%s" :
-			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci, p,
-			    e->verdict, e->mde, note);
+			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci,
+			    p, e->verdict, e->mde, note);
 	else if (!isnan(e->mde))
 		s = xprintf("%+.*f%%%s %s, no change beyond ±%.1f%%%s", d, e->change, ci, p,
 			    e->mde, note);
@@ -832,7 +832,8 @@ static void json_levels(json_t *o, const struct pb_eval *e)
 	json_object_set_new(o, "levels", json_pack("{s:i, s:i, s:i, s:i}", "boots", e->lv.boots,
 			    "invocations", e->lv.invocations, "runs", e->lv.runs,
 			    "repeats", e->lv.repeats));
-	json_object_set_new(o, "tested_unit", e->test ? json_string(pb_cmp_unit_name(e)) : json_null());
+	json_object_set_new(o, "tested_unit", e->test ? json_string(pb_cmp_unit_name(e)) :
+			    json_null());
 	json_object_set_new(o, "verdict_level", !e->test ? json_null() :
 			    json_string(e->within ? "within-boot" : "boot"));
 	json_object_set_new(o, "verdict_rests_on", e->test ? json_string(lw) : json_null());
@@ -1025,8 +1026,8 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	if (o->format == PB_FMT_CSV)
 		fputs("job,placement,metric,unit,better,label,status,n,runs,tested,mean,stddev,"
 		      "ci95_lo,ci95_hi,baseline,change_pct,change_ci95_lo,change_ci95_hi,p,p_adj,"
-		      "significant,verdict,anomalies,test,tested_unit,verdict_level,boots,invocations,"
-		      "tipping_cv,resolves,within_boot\n", out);
+		      "significant,verdict,anomalies,test,tested_unit,verdict_level,boots,"
+		      "invocations,tipping_cv,resolves,within_boot\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
 	print_env_diffs(&r);

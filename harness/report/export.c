@@ -92,10 +92,13 @@ static void judge(struct xctx *x, struct xcase *k)
 	if (k->e.has_base && !isnan(k->e.change)) {
 		pb_cmp_change_words(&k->e, o->no_correction, ch, sizeof(ch));
 		pb_cmp_qualify(&k->e, q, sizeof(q));
+		bool within = k->e.within && k->e.significant;
+
 		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s%s%s%s",
-			 k->e.within && k->e.significant ? "changed within its boot, not a failure" :
-			 k->e.verdict, ch, o->base_name ? o->base_name : "the baseline",
-			 k->e.within || !k->e.test ? "" : "; at the boot level", q[0] ? "; " : "", q);
+			 within ? "changed within its boot, not a failure" : k->e.verdict, ch,
+			 o->base_name ? o->base_name : "the baseline",
+			 k->e.within || !k->e.test ? "" : "; at the boot level",
+			 q[0] ? "; " : "", q);
 	}
 	if (cell->interrupted) {
 		k->result = "fail";

@@ -511,31 +511,32 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 		snprintf(buf, len, "%.1f %% (--min-change; no A/A runs)", n->min_change);
 }
 
-static void verdict_text(const struct judged *j, char *buf, int len)
+static void verdict_text(const struct judged *j, char *buf, size_t len)
 {
 	char q[300];
 
 	pb_cmp_qualify(&j->e, q, sizeof(q));
 	if (!j->e.has_base && j->aa_before)
-		snprintf(buf, (size_t)len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
+		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
 			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
 			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
 			 "within the floor");
 	else if (!j->e.has_base)
-		snprintf(buf, (size_t)len, "%s", j->e.s.n ? "nothing to compare" : "no result tonight");
+		snprintf(buf, len, "%s",
+			 j->e.s.n ? "nothing to compare" : "no result tonight");
 	else if (j->e.significant && j->e.within)
-		snprintf(buf, (size_t)len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, not a "
-			 "regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);
+		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, "
+			 "not a regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);
 	else if (j->e.significant)
-		snprintf(buf, (size_t)len, "%+.1f %%: %s at the boot level%s, %s", j->e.change,
+		snprintf(buf, len, "%+.1f %%: %s at the boot level%s, %s", j->e.change,
 			 j->e.verdict, j->e.widened ? " (A/A noise)" : "", q);
 	else if (j->e.p_adj < PB_CMP_ALPHA && fabs(j->e.change) > 0)
-		snprintf(buf, (size_t)len, "%+.1f %%: within the floor; %s", j->e.change, q);
+		snprintf(buf, len, "%+.1f %%: within the floor; %s", j->e.change, q);
 	else if (j->e.within || !q[0])
-		snprintf(buf, (size_t)len, "%+.1f %%: %s", j->e.change,
+		snprintf(buf, len, "%+.1f %%: %s", j->e.change,
 			 q[0] ? q : "no significant change");
 	else
-		snprintf(buf, (size_t)len, "%+.1f %%: %s at the boot level%s", j->e.change, q,
+		snprintf(buf, len, "%+.1f %%: %s at the boot level%s", j->e.change, q,
 			 j->e.widened ? " (A/A noise)" : "");
 }
 

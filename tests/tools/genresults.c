@@ -45,7 +45,7 @@ struct gen_spec {
 	bool		derived;	/* write the "derived" per-op object */
 	bool		latency;	/* add a latency job (udp-rr) */
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
-	bool		old;		/* as an older writer: no host topology, boot or invocation */
+	bool		old;		/* as an older writer: no topology, boot or invocation */
 	const char	*boot;		/* boot_id (hex); NULL: one boot per seed */
 };
 
