@@ -97,8 +97,9 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 	if (!done)
 		return 0;
 	for (int i = 0; i < c->nr_tables; i++) {
-		char line[2048], ch[96], p[32];
+		char line[2048], ch[96], p[32], q[300];
 		int unchanged = 0, missing = 0, within = 0, said = 0;
+		double beyond = 0;	/* the largest "no change beyond" of the unchanged */
 		size_t off;
 
 		if (done[i])
@@ -119,22 +120,25 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 			within += !e.between;
 			if (!e.significant) {
 				unchanged++;
+				beyond = e.mde > beyond ? e.mde : beyond;
 				continue;
 			}
-			regressions += !strcmp(e.verdict, "regression");
+			regressions += pb_cmp_regressed(&e);
 			change_text(&e, ch, sizeof(ch));
 			p_text(o, e.p_adj, p, sizeof(p));
+			pb_cmp_qualify(&e, q, sizeof(q));
 			if (off < sizeof(line))
 				off += (size_t)snprintf(line + off, sizeof(line) - off,
-					"%s %s %s, %s, %s", said ? ";" : "", t->placement, ch, p,
-					!strcmp(e.verdict, "regression") ? "slower" : "faster");
+					"%s %s %s, %s, %s%s%s", said ? ";" : "", t->placement,
+					ch, p, (e.change > 0) == t->higher ? "faster" : "slower",
+					q[0] ? (e.within ? "; " : ", ") : "", q);
 			said++;
 		}
 		if (off < sizeof(line) && unchanged)
-			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %s%d %s unchanged",
-				said ? ";" : "", said ? "" : "", unchanged,
+			off += (size_t)snprintf(line + off, sizeof(line) - off,
+				"%s %d %s: no change beyond ±%.1f %%", said ? ";" : "", unchanged,
 				said ? (unchanged > 1 ? "others" : "other") :
-				(unchanged > 1 ? "placements" : "placement"));
+				(unchanged > 1 ? "placements" : "placement"), beyond);
 		if (off < sizeof(line) && missing)
 			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %d not compared "
 				"(no values on one side)", said || unchanged ? ";" : "", missing);
@@ -168,7 +172,7 @@ static void text_table(const struct pb_cmp *c, const struct pb_table *t,
 	snprintf(head, sizeof(head), "%s %s (%s, %s is better), %s", t->job, t->metric,
 		 unit_text(t->unit), t->higher ? "higher" : "lower", t->placement);
 	wrap(f, head, "", "  ", PB_CHANGELOG_WIDTH);
-	char row[512], ch[96], p[32];
+	char row[512], ch[96], p[32], q[300];
 
 	for (int k = 0; k < 2; k++) {
 		const struct pb_cell *cell = pb_cmp_cell(t, groups[k]);
@@ -191,9 +195,11 @@ static void text_table(const struct pb_cmp *c, const struct pb_table *t,
 	if (judged) {
 		change_text(&e, ch, sizeof(ch));
 		p_text(o, e.p_adj, p, sizeof(p));
-		snprintf(row, sizeof(row), "change %s, %s%s%s", ch, p, e.significant ? ": " : "",
-			 e.significant ? (!strcmp(e.verdict, "regression") ? "slower" : "faster") :
-			 " (not significant)");
+		pb_cmp_qualify(&e, q, sizeof(q));
+		snprintf(row, sizeof(row), "change %s, %s%s%s%s%s", ch, p,
+			 e.significant ? ": " : "",
+			 !e.significant ? "" : (e.change > 0) == t->higher ? "faster" : "slower",
+			 q[0] ? (e.significant && !e.within ? ", " : "; ") : "", q);
 		wrap(f, row, "  ", "    ", PB_CHANGELOG_WIDTH);
 	}
 }
@@ -313,6 +319,7 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 
 	co.baseline = c->groups[o->base];
 	co.format = PB_FMT_MARKDOWN;
+	pb_cmp_ask_between(c, co.between, co.between_ctx);
 	pb_cmp_adjust(c, o->base, !co.no_correction);
 	fprintf(f, "%spinbench: %s against %s\n\n", md ? "# " : "", c->groups[o->cur],
 		c->groups[o->base]);

@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "report/between.h"
+#include "stats/levels.h"
 #include "stats/stats.h"
 
 enum pb_cmp_group { PB_GROUP_LABEL, PB_GROUP_KERNEL, PB_GROUP_HOST, PB_GROUP_PEER,
@@ -119,6 +120,7 @@ struct pb_table {
 	char		sweep_key[32];	/* "threads" */
 	double		sweep_x;	/* 4 */
 	enum pb_cmp_test test;		/* the pb_cmp's, when the table was made */
+	struct pb_between between;	/* of the boots (pb_cmp_ask_between); sd not > 0: none */
 	struct pb_cell	*cells;
 	int		nr_cells;
 };
@@ -187,7 +189,47 @@ struct pb_eval {
 	double			p_adj;		/* p adjusted for multiple tests, or p */
 	bool			significant;
 	const char		*verdict;	/* baseline|improvement|regression|no-change */
+	/*
+	 * The levels (stats/levels.h): each side's boots, invocations, runs
+	 * and repeats, the unit tested (runs also when the repeats of
+	 * single runs are), and what the verdict rests on.  With two boots
+	 * or more a side it is the boot level; with one boot on a side, the
+	 * boot level only when t->between gives the variation between boots
+	 * (widened: the interval holds it, se^2 = se_w^2 + sd^2/b_a +
+	 * sd^2/b_b, Satterthwaite's df); else within is set, the change is
+	 * at most "changed within its boot" and never a regression
+	 * (pb_cmp_regressed), and tipping is the boot-to-boot CV (percent)
+	 * at which it would stop being significant (pb_tipping_cv).
+	 */
+	struct pb_levels	lv, base_lv;
+	enum pb_level		unit;
+	bool			on_repeats;	/* tested on the repeats of single runs */
+	bool			within;
+	bool			widened;
+	const char		*source;	/* widened: where the figure is from */
+	bool			stands_in;	/* ... a between-invocation figure */
+	double			tipping;	/* percent; NAN unless within and significant */
+	double			mde;		/* percent, pb_mde() of the cell's test; NAN */
 };
+
+/* Does e count as a regression (exit codes, nightly, export): significant at the boot level. */
+bool pb_cmp_regressed(const struct pb_eval *e);
+/* "boot level", "boot level (between-boot noise from SOURCE)", "within one boot" */
+void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len);
+/* The unit's name: "boot", "invocation", "run", "repeat". */
+const char *pb_cmp_unit_name(const struct pb_eval *e);
+/*
+ * e's qualification for a message, "" when none: "resolves ±2.4 %"
+ * (significant at the boot level), "no change beyond ±2.4 %" (not
+ * significant), or "within one boot a side; holds if boots vary by less
+ * than 0.7 %; boot each kernel twice, or run pinbench calibrate".
+ */
+void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len);
+/*
+ * Ask fn (NULL: none) for each table's variation between boots, into
+ * t->between (sd NAN when none is known or it must not be used).
+ */
+void pb_cmp_ask_between(struct pb_cmp *c, pb_between_fn fn, void *ctx);
 
 struct pb_cmp_opts {
 	enum pb_cmp_group	by;
@@ -199,7 +241,7 @@ struct pb_cmp_opts {
 	enum pb_cmp_test	test;		/* for the caller to set the pb_cmp's
 						 * test before loading (the tables keep it) */
 	const char		*allow_different; /* keys that may differ, "a,b", or NULL */
-	pb_between_fn		between;	/* the variation between boots, or NULL */
+	pb_between_fn		between;	/* the variation between boots; NULL: no source */
 	void			*between_ctx;
 };
 

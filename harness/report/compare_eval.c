@@ -24,6 +24,7 @@
 #include "report/compare.h"
 #include "lib/schema.h"
 #include "lib/util.h"
+#include "stats/levels.h"
 #include "stats/stats.h"
 
 /* ---- evaluation ---- */
@@ -97,30 +98,227 @@ static bool by_rank(const struct pb_table *t, int na, int nb)
 	       (t->test == PB_TEST_AUTO && na >= PB_RANK_MIN && nb >= PB_RANK_MIN);
 }
 
-/*
- * cell against base, on the runs or on the repeats (pb_cmp_values): the
- * Hodges-Lehmann ratio with its interval and Mann-Whitney's p, or the
- * ratio of their means with its interval and Welch's p (for rates on the
- * reciprocals, the scale their mean is taken on).  *rank says which.  0,
- * or -1 when untestable.
- */
-static int cell_test(const struct pb_table *t, const struct pb_cell *base,
-		     const struct pb_cell *cell, struct pb_ratio *r, bool *rank)
+/* A side's runs as stats/levels.h sees them; NULL when no memory. */
+static struct pb_level_value *level_values(const struct pb_cell *cell)
 {
-	const double *a, *b;
-	int na = pb_cmp_values(t, base, &a), nb = pb_cmp_values(t, cell, &b);
+	struct pb_level_value *v = calloc((size_t)(cell->nu ? cell->nu : 1), sizeof(*v));
 
-	*rank = by_rank(t, na, nb);
-	return *rank ? pb_rank_test(a, na, b, nb, r) : pb_ratio_test(a, na, b, nb, t->rate, r);
+	for (int i = 0; v && i < cell->nu; i++)
+		v[i] = (struct pb_level_value){ cell->lv[i].boot, cell->lv[i].invocation,
+						cell->lv[i].round, cell->u[i],
+						cell->lv[i].repeats };
+	return v;
+}
+
+static bool same_unit(const struct pb_level_value *a, const struct pb_level_value *b,
+		      enum pb_level unit)
+{
+	return !strcmp(a->boot ? a->boot : "", b->boot ? b->boot : "") &&
+	       (unit == PB_LEVEL_BOOT ||
+		!strcmp(a->invocation ? a->invocation : "", b->invocation ? b->invocation : ""));
+}
+
+/* The geometric means of v per unit (boot or invocation), into out; how many. */
+static int unit_means(const struct pb_level_value *v, int n, enum pb_level unit, double *out)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		double sum = 0;
+		int m = 0, j;
+
+		for (j = 0; j < i && !same_unit(&v[j], &v[i], unit); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < n; j++)
+			if (same_unit(&v[j], &v[i], unit)) {
+				sum += log(v[j].value);
+				m++;
+			}
+		out[k++] = exp(sum / m);
+	}
+	return k;
+}
+
+/* One side of a test: its levels and the values tested (owned when unit means). */
+struct side {
+	struct pb_levels	lv;
+	const double		*v;
+	double			*own;
+	int			n;
+};
+
+static void side_free(struct side *s)
+{
+	free(s->own);
+	s->own = NULL;
+}
+
+static int side_of(const struct pb_table *t, const struct pb_cell *cell, struct side *s)
+{
+	struct pb_level_value *lv = level_values(cell);
+
+	memset(s, 0, sizeof(*s));
+	if (!lv)
+		return -1;
+	if (pb_levels_of(lv, cell->nu, &s->lv))
+		s->lv = (struct pb_levels){ .boots = 1, .invocations = 1, .runs = cell->nu };
+	s->n = pb_cmp_values(t, cell, &s->v);
+	s->own = malloc(sizeof(double) * (size_t)(cell->nu ? cell->nu : 1));
+	if (!s->own) {
+		free(lv);
+		return -1;
+	}
+	free(lv);
+	return 0;
+}
+
+/* The values of s at unit (runs: as they are). */
+static void side_at(const struct pb_cell *cell, struct side *s, enum pb_level unit)
+{
+	struct pb_level_value *lv;
+
+	if (unit == PB_LEVEL_RUN)
+		return;
+	lv = level_values(cell);
+	if (!lv)
+		return;
+	s->n = unit_means(lv, cell->nu, unit, s->own);
+	s->v = s->own;
+	free(lv);
+}
+
+/* How a cell was judged: the test at the unit, on the log scale as well. */
+struct judged {
+	struct pb_ratio	r;
+	bool		rank, on_repeats, widened;
+	enum pb_level	unit;
+	struct pb_levels la, lb;
+	double		d, se_w, df_w, se, df;	/* log ratio, its se and df (widened: se, df) */
+};
+
+/* values as stats/levels.h's, each a unit of its own; NULL when no memory. */
+static struct pb_level_value *as_units(const double *v, int n)
+{
+	struct pb_level_value *u = calloc((size_t)(n ? n : 1), sizeof(*u));
+
+	for (int i = 0; u && i < n; i++)
+		u[i].value = v[i];
+	return u;
+}
+
+/* Welch on the logs of the values tested (pb_levels_diff): d, se_w, df_w (NAN below 2). */
+static void log_welch(const double *a, int na, const double *b, int nb, struct judged *j)
+{
+	struct pb_level_value *ua = as_units(a, na), *ub = as_units(b, nb);
+	struct pb_level_diff r;
+
+	j->d = j->se_w = j->df_w = NAN;
+	if (ua && ub && !pb_levels_diff(ua, na, ub, nb, &r)) {
+		j->d = r.d;
+		j->se_w = r.se;
+		j->df_w = isnan(r.df) && r.se == 0 ? na + nb - 2 : r.df;	/* no spread */
+	}
+	free(ua);
+	free(ub);
+}
+
+/*
+ * A side with one boot and a figure for the variation between boots: the
+ * interval widened by it, se = sqrt(se_w^2 + sd^2/b_a + sd^2/b_b), df by
+ * Satterthwaite (the sd's own df for its term), a t-test on the log ratio.
+ */
+static void widen(const struct pb_between *bw, struct judged *j)
+{
+	double c = bw->sd * bw->sd * (1.0 / j->la.boots + 1.0 / j->lb.boots);
+	double var[2] = { j->se_w * j->se_w, c }, df[2] = { j->df_w, bw->df }, t;
+
+	j->se = sqrt(var[0] + var[1]);
+	j->df = pb_satterthwaite(var, df, 2);
+	if (isnan(j->df))
+		return;
+	t = pb_t95(j->df);
+	j->r.ratio = exp(j->d);
+	j->r.lo = exp(j->d - t * j->se);
+	j->r.hi = exp(j->d + t * j->se);
+	j->r.p = pb_t_pvalue(j->d / j->se, j->df);
+	j->r.df = j->df;
+	j->rank = false;
+	j->widened = true;
+}
+
+static bool one_boot(const struct judged *j)
+{
+	return j->la.boots < 2 || j->lb.boots < 2;
+}
+
+/*
+ * cell against base at the test's unit: the runs' values aggregated to
+ * their boots' (invocations') geometric means when every cell of the
+ * table has runs (pb_cmp_between), else the repeats of single runs; then
+ * the Hodges-Lehmann ratio with its interval and Mann-Whitney's p, or the
+ * ratio of their means with its interval and Welch's p (for rates on the
+ * reciprocals, the scale their mean is taken on), widened by the
+ * variation between boots where a side has one boot and t has a figure.
+ * 0, or -1 when untestable.
+ */
+static int cell_judge(const struct pb_table *t, const struct pb_cell *base,
+		      const struct pb_cell *cell, struct judged *j)
+{
+	struct side a, b;
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	j->d = j->se_w = j->df_w = j->se = j->df = NAN;
+	if (side_of(t, base, &a))
+		return -1;
+	if (side_of(t, cell, &b)) {
+		side_free(&a);
+		return -1;
+	}
+	j->la = a.lv;
+	j->lb = b.lv;
+	j->on_repeats = !pb_cmp_between(t);
+	j->unit = j->on_repeats ? PB_LEVEL_RUN : pb_levels_unit(&a.lv, &b.lv);
+	side_at(base, &a, j->unit);
+	side_at(cell, &b, j->unit);
+	j->rank = by_rank(t, a.n, b.n);
+	rc = j->rank ? pb_rank_test(a.v, a.n, b.v, b.n, &j->r) :
+		       pb_ratio_test(a.v, a.n, b.v, b.n, t->rate, &j->r);
+	log_welch(a.v, a.n, b.v, b.n, j);
+	j->se = j->se_w;
+	j->df = j->df_w;
+	if (!rc && one_boot(j) && t->between.sd > 0 && !isnan(j->se_w))
+		widen(&t->between, j);
+	side_free(&a);
+	side_free(&b);
+	return rc;
+}
+
+/* The judged cell's levels, resolution and tipping point, into e. */
+static void eval_levels(const struct pb_table *t, const struct judged *j, struct pb_eval *e)
+{
+	e->lv = j->lb;
+	e->base_lv = j->la;
+	e->unit = j->unit;
+	e->on_repeats = j->on_repeats;
+	e->widened = j->widened;
+	e->source = j->widened ? t->between.source : NULL;
+	e->stands_in = j->widened && t->between.stands_in;
+	e->within = one_boot(j) && !j->widened;
+	e->mde = isnan(j->se) ? NAN : pb_mde(j->se, j->df) * 100.0;
+	if (e->within && e->significant)
+		e->tipping = pb_tipping_cv(j->d, j->se_w, j->df_w, j->la.boots,
+					   j->lb.boots) * 100.0;
 }
 
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e)
 {
 	struct pb_summary bs;
-	struct pb_ratio rt;
+	struct judged j;
 	const double *v;
-	bool rank;
 	int n;
 
 	memset(e, 0, sizeof(*e));
@@ -128,6 +326,7 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 	e->ci_lo = e->ci_hi = NAN;
 	e->p = NAN;
 	e->p_adj = NAN;
+	e->tipping = e->mde = NAN;
 	e->verdict = "no-change";
 	if (!cell || !cell->n)
 		return;
@@ -144,19 +343,78 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		return;
 	e->has_base = true;
 	e->change = (e->s.mean - bs.mean) / fabs(bs.mean) * 100.0;
-	if (!cell_test(t, base, cell, &rt, &rank)) {
-		e->test = rank ? "rank" : "welch";
-		if (rank)	/* the estimate its interval is of */
-			e->change = (rt.ratio - 1) * 100.0;
-		e->p = rt.p;
-		e->ci_lo = (rt.lo - 1) * 100.0;
-		e->ci_hi = isinf(rt.hi) ? INFINITY : (rt.hi - 1) * 100.0;
+	if (!cell_judge(t, base, cell, &j)) {
+		e->test = j.rank ? "rank" : "welch";
+		if (j.rank || j.widened)	/* the estimate its interval is of */
+			e->change = (j.r.ratio - 1) * 100.0;
+		e->p = j.r.p;
+		e->ci_lo = (j.r.lo - 1) * 100.0;
+		e->ci_hi = isinf(j.r.hi) ? INFINITY : (j.r.hi - 1) * 100.0;
 	}
 	e->p_adj = cell->adjusted ? cell->p_adj : e->p;
 	e->significant = !isnan(e->p_adj) && e->p_adj < PB_CMP_ALPHA &&
 			 fabs(e->change) > min_change;
 	if (e->significant)
 		e->verdict = (e->change > 0) == t->higher ? "improvement" : "regression";
+	if (e->test)
+		eval_levels(t, &j, e);
+}
+
+bool pb_cmp_regressed(const struct pb_eval *e)
+{
+	return e->significant && !e->within && !strcmp(e->verdict, "regression");
+}
+
+const char *pb_cmp_unit_name(const struct pb_eval *e)
+{
+	static const char *const names[] = { "boot", "invocation", "run" };
+
+	if (e->on_repeats)
+		return "repeat";
+	return (unsigned int)e->unit < PB_NR_LEVELS ? names[e->unit] : "run";
+}
+
+void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len)
+{
+	if (e->within)
+		snprintf(buf, len, "within one boot");
+	else if (e->widened)
+		snprintf(buf, len, "boot level (between-%s noise from %s%s)",
+			 e->stands_in ? "invocation" : "boot", e->source,
+			 e->stands_in ? ", standing in for boots" : "");
+	else
+		snprintf(buf, len, "boot level");
+}
+
+void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = 0;
+	if (!e->test)
+		return;
+	if (e->within && e->significant)
+		snprintf(buf, len, "within one boot a side; holds if boots vary by less than "
+			 "%.1f %%; boot each kernel twice, or run pinbench calibrate", e->tipping);
+	else if (isnan(e->mde))
+		return;
+	else if (!e->significant)
+		snprintf(buf, len, "no change beyond ±%.1f %%%s", e->mde,
+			 e->within ? " within one boot a side" : "");
+	else
+		snprintf(buf, len, "resolves ±%.1f %%", e->mde);
+}
+
+void pb_cmp_ask_between(struct pb_cmp *c, pb_between_fn fn, void *ctx)
+{
+	for (int i = 0; i < c->nr_tables; i++) {
+		struct pb_between *b = &c->t[i].between;
+
+		memset(b, 0, sizeof(*b));
+		b->sd = NAN;
+		if (fn && fn(ctx, &c->t[i], b) != 1)
+			b->sd = NAN;
+	}
 }
 
 void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len)
@@ -207,8 +465,7 @@ static int ptest_cmp(const void *a, const void *b)
 static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 {
 	struct ptest *v = NULL, *nv;
-	struct pb_ratio rt;
-	bool rank;
+	struct judged jd;
 	int i, j, n = 0, cap = 0;
 
 	for (i = 0; i < c->nr_tables; i++) {
@@ -218,7 +475,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 			struct pb_cell *cell = &c->t[i].cells[j];
 
 			cell->adjusted = false;
-			if (!base || cell == base || cell_test(&c->t[i], base, cell, &rt, &rank))
+			if (!base || cell == base || cell_judge(&c->t[i], base, cell, &jd))
 				continue;
 			nv = pb_grow(v, n, &cap, sizeof(*v));
 			if (!nv) {
@@ -226,7 +483,7 @@ static int collect_tests(struct pb_cmp *c, int base_group, struct ptest **out)
 				return -1;
 			}
 			v = nv;
-			v[n].p = rt.p;
+			v[n].p = jd.r.p;
 			v[n++].cell = cell;
 		}
 	}

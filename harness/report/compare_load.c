@@ -219,6 +219,7 @@ static struct pb_table *get_table(struct pb_cmp *c, json_t *job, int *cap)
 	t = &c->t[c->nr_tables++];
 	memset(t, 0, sizeof(*t));
 	t->test = c->test;
+	t->between.sd = NAN;
 	snprintf(t->job, sizeof(t->job), "%s", name);
 	snprintf(t->placement, sizeof(t->placement), "%s", pl);
 	snprintf(t->metric, sizeof(t->metric), "%s", jstr(m, "name", "value"));

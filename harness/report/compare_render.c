@@ -297,9 +297,16 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 		free(ci);
 		return NULL;
 	}
-	if (e->significant)
-		s = xprintf(r->md ? "**%+.*f%%%s %s %s**%s" : "%+.*f%%%s %s %s%s", d,
-			    e->change, ci, p, e->verdict, note);
+	if (e->significant && e->within)
+		s = xprintf(r->md ? "*%+.*f%%%s %s changed within its boot*%s" :
+			    "%+.*f%%%s %s changed within its boot%s", d, e->change, ci, p, note);
+	else if (e->significant)
+		s = xprintf(r->md ? "**%+.*f%%%s %s %s** (boot level), resolves ±%.1f%%%s" :
+			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci,
+			    p, e->verdict, e->mde, note);
+	else if (!isnan(e->mde))
+		s = xprintf("%+.*f%%%s %s, no change beyond ±%.1f%%%s", d, e->change, ci, p,
+			    e->mde, note);
 	else
 		s = xprintf("%+.*f%%%s %s%s", d, e->change, ci, p, note);
 	free(p);
@@ -621,6 +628,52 @@ static bool print_empty(const struct rctx *r, const struct pb_table *t, const ch
 	return true;
 }
 
+/* A change within one boot a side, its tipping point on a line of its own in text. */
+static void print_within(const struct rctx *r, const char *item, const char *group,
+			 const struct pb_eval *e, char *q)
+{
+	char *advice = r->md ? NULL : strstr(q, "; holds if");
+
+	if (advice)
+		*advice = 0;
+	fprintf(r->f, "%s%s: %+.1f %% [%+.1f, %+.1f] %s%s\n", item, group, e->change, e->ci_lo,
+		e->ci_hi, q, advice ? ";" : "");
+	if (advice)
+		fprintf(r->f, "  %s\n", advice + 2);
+}
+
+/*
+ * Under a table, what each tested cell's verdict rests on when that is not
+ * plainly the boots: a change within one boot a side with its tipping
+ * point, or the figure an interval was widened by.
+ */
+static void print_levels(const struct rctx *r, const struct pb_table *t)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	const char *item = r->md ? "- " : "";
+	struct pb_eval e;
+	char q[300], lw[300];
+	bool first = true;
+	int i;
+
+	for (i = 0; i < r->c->nr_groups; i++) {
+		const struct pb_cell *cell = pb_cmp_cell(t, r->c->order[i]);
+
+		pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+		if (!e.test || !(e.within ? e.significant : e.widened))
+			continue;
+		pb_cmp_qualify(&e, q, sizeof(q));
+		pb_cmp_level_words(&e, lw, sizeof(lw));
+		if (r->md && first)	/* a list, not a row of the table */
+			fputc('\n', r->f);
+		first = false;
+		if (e.within)
+			print_within(r, item, r->c->groups[cell->group], &e, q);
+		else
+			fprintf(r->f, "%s%s: at the %s\n", item, r->c->groups[cell->group], lw);
+	}
+}
+
 static void print_table(struct rctx *r, const struct pb_table *t)
 {
 	struct grid gr = { 0 };
@@ -638,6 +691,7 @@ static void print_table(struct rctx *r, const struct pb_table *t)
 		grid_print_text(r->f, &gr);
 	}
 	grid_free(&gr);
+	print_levels(r, t);
 	print_figures(r, t);
 	print_legend(r, t);
 	fputc('\n', r->f);
@@ -686,6 +740,12 @@ static void marks_list(const struct pb_cell *cell, char *buf, size_t len)
 					cell->marks[i].kind);
 }
 
+/* The level a verdict rests on, for csv and json: "boot", "within-boot". */
+static void level_fields(const struct pb_eval *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", e->within ? "within-boot" : "boot");
+}
+
 static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
 {
 	const struct pb_cell *cell = pb_cmp_cell(t, g);
@@ -719,7 +779,14 @@ static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
 	csv_field(f, has ? e.verdict : "", false);
 	marks_list(cell, buf, sizeof(buf));
 	csv_field(f, buf, false);
-	csv_field(f, e.test ? e.test : "", true);
+	csv_field(f, e.test ? e.test : "", false);
+	level_fields(&e, buf, sizeof(buf));
+	csv_field(f, e.test ? pb_cmp_unit_name(&e) : "", false);
+	csv_field(f, e.test ? buf : "", false);
+	fprintf(f, "%d,%d,", e.lv.boots, e.lv.invocations);
+	csv_num(f, e.tipping, e.test != NULL);
+	csv_num(f, e.mde, e.test != NULL);
+	fprintf(f, "%s\n", e.test && e.within && e.significant ? "true" : "false");
 }
 
 static json_t *jnum(double x, bool has)
@@ -756,6 +823,26 @@ static json_t *json_figs(const struct pb_cell *cell, const struct pb_cell *base)
 	return o;
 }
 
+/* The levels of a tested cell (null fields when untested). */
+static void json_levels(json_t *o, const struct pb_eval *e)
+{
+	char lw[300];
+
+	pb_cmp_level_words(e, lw, sizeof(lw));
+	json_object_set_new(o, "levels", json_pack("{s:i, s:i, s:i, s:i}", "boots", e->lv.boots,
+			    "invocations", e->lv.invocations, "runs", e->lv.runs,
+			    "repeats", e->lv.repeats));
+	json_object_set_new(o, "tested_unit", e->test ? json_string(pb_cmp_unit_name(e)) :
+			    json_null());
+	json_object_set_new(o, "verdict_level", !e->test ? json_null() :
+			    json_string(e->within ? "within-boot" : "boot"));
+	json_object_set_new(o, "verdict_rests_on", e->test ? json_string(lw) : json_null());
+	json_object_set_new(o, "between_source", e->source ? json_string(e->source) :
+			    json_null());
+	json_object_set_new(o, "tipping_cv", jnum(e->tipping, e->test != NULL));
+	json_object_set_new(o, "resolves", jnum(e->mde, e->test != NULL));
+}
+
 static void json_row(const struct rctx *r, const struct pb_table *t, int g)
 {
 	const struct pb_cell *cell = pb_cmp_cell(t, g);
@@ -786,6 +873,7 @@ static void json_row(const struct rctx *r, const struct pb_table *t, int g)
 	json_object_set_new(o, "p_adj", jnum(e.p_adj, e.has_base));
 	json_object_set_new(o, "significant", json_boolean(e.significant));
 	json_object_set_new(o, "verdict", has ? json_string(e.verdict) : json_null());
+	json_levels(o, &e);
 	json_object_set_new(o, "anomalies", json_marks(cell));
 	json_object_set_new(o, "per_op", json_figs(has ? cell : NULL, base));
 	json_array_append_new(r->json, o);
@@ -801,7 +889,7 @@ static int count_regressions(const struct rctx *r, const struct pb_table *t)
 
 	for (i = 0; i < t->nr_cells; i++) {
 		pb_cmp_eval(t, &t->cells[i], base, r->o->min_change, &e);
-		n += e.significant && !strcmp(e.verdict, "regression");
+		n += pb_cmp_regressed(&e);
 	}
 	return n;
 }
@@ -931,13 +1019,15 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 	r.base_group = pb_cmp_resolve_baseline(c, o->baseline, err, len);
 	if (r.base_group == -2)
 		return -1;
+	pb_cmp_ask_between(c, o->between, o->between_ctx);
 	pb_cmp_adjust(c, r.base_group, !o->no_correction);
 	if (o->format == PB_FMT_JSON)
 		r.json = json_array();
 	if (o->format == PB_FMT_CSV)
 		fputs("job,placement,metric,unit,better,label,status,n,runs,tested,mean,stddev,"
 		      "ci95_lo,ci95_hi,baseline,change_pct,change_ci95_lo,change_ci95_hi,p,p_adj,"
-		      "significant,verdict,anomalies,test\n", out);
+		      "significant,verdict,anomalies,test,tested_unit,verdict_level,boots,"
+		      "invocations,tipping_cv,resolves,within_boot\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
 	print_env_diffs(&r);

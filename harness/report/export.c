@@ -26,7 +26,7 @@ struct xcase {
 	const char		*kind;		/* JUnit: "regression", "failed", ... or NULL */
 	bool			error;		/* JUnit <error>: the job did not measure */
 	bool			value;		/* e.s.mean is the measurement */
-	char			msg[512];
+	char			msg[768];
 };
 
 struct xctx {
@@ -72,7 +72,7 @@ static void judge(struct xctx *x, struct xcase *k)
 {
 	const struct pb_cell *cell = k->cell, *base = NULL;
 	const struct pb_exp_opts *o = x->o;
-	char ch[160];
+	char ch[160], q[300];
 
 	if (o->base >= 0)
 		base = pb_cmp_base(x->c, k->t, o->base);
@@ -91,14 +91,20 @@ static void judge(struct xctx *x, struct xcase *k)
 	k->value = true;
 	if (k->e.has_base && !isnan(k->e.change)) {
 		pb_cmp_change_words(&k->e, o->no_correction, ch, sizeof(ch));
-		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s", k->e.verdict, ch,
-			 o->base_name ? o->base_name : "the baseline");
+		pb_cmp_qualify(&k->e, q, sizeof(q));
+		bool within = k->e.within && k->e.significant;
+
+		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s%s%s%s",
+			 within ? "changed within its boot, not a failure" : k->e.verdict, ch,
+			 o->base_name ? o->base_name : "the baseline",
+			 k->e.within || !k->e.test ? "" : "; at the boot level",
+			 q[0] ? "; " : "", q);
 	}
 	if (cell->interrupted) {
 		k->result = "fail";
 		k->kind = "interrupted";
 		snprintf(k->msg, sizeof(k->msg), "interrupted: only some repeats finished");
-	} else if (k->e.significant && !strcmp(k->e.verdict, "regression")) {
+	} else if (pb_cmp_regressed(&k->e)) {
 		k->result = "fail";
 		k->kind = "regression";
 	}
@@ -223,7 +229,7 @@ static void lava_line(const struct xctx *x, const char *name, const char *result
 
 static void write_lava(const struct xctx *x)
 {
-	char name[256], why[600];
+	char name[256], why[800];
 
 	if (x->o->format == PB_EXP_LAVA)
 		fprintf(x->f, "# pinbench export: %d jobs x placements and error anomalies\n",

@@ -31,7 +31,7 @@ int pb_fleet_collect(const struct pb_cmp *c, const struct pb_cmp_opts *o,
 			char ch[160];
 
 			pb_cmp_eval(t, cell, b, o->min_change, &e);
-			if (!e.significant || strcmp(e.verdict, "regression"))
+			if (!pb_cmp_regressed(&e))
 				continue;
 			pb_cmp_change_words(&e, o->no_correction, ch, sizeof(ch));
 			fprintf(f, "%s (%s): %s %s against %s\n", t->job, t->placement,

@@ -6,10 +6,12 @@
  * points of its series (report/changepoint.c).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
+#include "report/between.h"
 #include "report/history.h"
 #include "stats/stats.h"
 #include "lib/util.h"
@@ -302,4 +304,22 @@ void pb_history_free(struct pb_history *h)
 	free(h->runs);
 	free(h->cells);
 	memset(h, 0, sizeof(*h));
+}
+
+int pb_history_between(void *ctx, const struct pb_table *t, struct pb_between *b)
+{
+	struct pb_history_cell *hc = pb_history_find(ctx, t->job, t->placement);
+	int df = hc ? hc->aa_runs - hc->aa_kernels : 0;
+
+	b->sd = NAN;
+	b->df = 0;
+	b->stands_in = false;
+	b->source[0] = 0;
+	if (!hc || !(hc->cv > 0) || df < 1)
+		return 0;
+	b->sd = hc->cv;
+	b->df = df;
+	snprintf(b->source, sizeof(b->source),
+		 "the A/A history, %d nights, %d df", hc->aa_runs, df);
+	return 1;
 }

@@ -86,4 +86,16 @@ int pb_history_analyse(struct pb_history *h);
 struct pb_history_cell *pb_history_find(struct pb_history *h, const char *job, const char *placement);
 void pb_history_free(struct pb_history *h);
 
+/*
+ * The variation between boots of table t's job x placement from the A/A
+ * history (ctx: an analysed struct pb_history): each night is a boot of
+ * its kernel, so the pooled between-run CV of the kernels run twice or
+ * more is the between-boot sd (about, on the log scale), with the runs
+ * minus the kernels as its df.  A report/between.h pb_between_fn: 1 with
+ * the figure, 0 when the history has none for the cell.
+ */
+struct pb_table;
+struct pb_between;
+int pb_history_between(void *ctx, const struct pb_table *t, struct pb_between *b);
+
 #endif

@@ -467,6 +467,7 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 	*out = j;
 	if (!j)
 		return -1;
+	pb_cmp_ask_between(c, pb_history_between, h);
 	for (i = 0; i < c->nr_tables; i++) {
 		const struct pb_table *t = &c->t[i];
 		const struct pb_cell *base = bg >= 0 ? pb_cmp_base(c, t, bg) : NULL;
@@ -477,8 +478,7 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 		pb_cmp_eval(t, ng >= 0 ? pb_cmp_cell(t, ng) : NULL, base, j[i].floor, &j[i].e);
 		if (!st->best[0])
 			aa_check(n, st, h, &j[i]);
-		j[i].regression = base && j[i].e.significant &&
-				  !strcmp(j[i].e.verdict, "regression");
+		j[i].regression = base && pb_cmp_regressed(&j[i].e);
 		st->regressions += j[i].regression;
 	}
 	for (i = 0; i < h->nr_cells; i++) {
@@ -517,19 +517,31 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 
 static void verdict_text(const struct judged *j, char *buf, size_t len)
 {
+	char q[300];
+
+	pb_cmp_qualify(&j->e, q, sizeof(q));
 	if (!j->e.has_base && j->aa_before)
 		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
 			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
 			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
 			 "within the floor");
 	else if (!j->e.has_base)
-		snprintf(buf, len, "%s", j->e.s.n ? "nothing to compare" : "no result tonight");
+		snprintf(buf, len, "%s",
+			 j->e.s.n ? "nothing to compare" : "no result tonight");
+	else if (j->e.significant && j->e.within)
+		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, "
+			 "not a regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);
 	else if (j->e.significant)
-		snprintf(buf, len, "%+.1f %%: %s", j->e.change, j->e.verdict);
+		snprintf(buf, len, "%+.1f %%: %s at the boot level%s, %s", j->e.change,
+			 j->e.verdict, j->e.widened ? " (A/A noise)" : "", q);
 	else if (j->e.p_adj < PB_CMP_ALPHA && fabs(j->e.change) > 0)
-		snprintf(buf, len, "%+.1f %%: within the floor", j->e.change);
+		snprintf(buf, len, "%+.1f %%: within the floor; %s", j->e.change, q);
+	else if (j->e.within || !q[0])
+		snprintf(buf, len, "%+.1f %%: %s", j->e.change,
+			 q[0] ? q : "no significant change");
 	else
-		snprintf(buf, len, "%+.1f %%: no significant change", j->e.change);
+		snprintf(buf, len, "%+.1f %%: %s at the boot level%s", j->e.change, q,
+			 j->e.widened ? " (A/A noise)" : "");
 }
 
 static int aa_total(const struct pb_history *h, int *kernels)
@@ -551,7 +563,7 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 {
 	int i, kernels, runs = aa_total(h, &kernels);
 	const char *in = md ? "" : "  ";
-	char fl[160], vd[200];
+	char fl[160], vd[640];
 
 	fprintf(f, md ? "## Against the history's noise\n\n" : "\nagainst the history's noise:\n");
 	fprintf(f, "%sA regression is significant and beyond the floor, max(--min-change %.1f %%,"
@@ -724,6 +736,8 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		}
 		set_aside_lines(f, &c, "- **not compared**: ", "\n");
 		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
+		o.between = pb_history_between;
+		o.between_ctx = &h;
 		r = pb_cmp_report(&c, &o, f, err, len);
 		st->regressions = 0;
 		st->cp_regressions = 0;

@@ -46,9 +46,26 @@ rows=$(sed -n '/same-cpu/,/^$/p' "$T/o" | awk 'NR > 2 && NF { print $1 }' | head
 [ "$rows" = "2.6.30 2.6.22 " ]
 ok $? "--order given keeps the order of the files (got: $rows)"
 
-# Exit codes.
-$PB compare --baseline 2.6.29 --fail-on-regression "$T/g" >/dev/null 2>&1
-ok $([ $? = 1 ]; echo $?) "--fail-on-regression exits 1 on a regression"
+# Exit codes.  A regression counts when each side has two boots or more
+# (a file of the generator is a boot of its own); within one boot a side
+# it is "changed within its boot", which never fails.
+mkdir "$T/b"
+for s in 31 32 33; do
+	$G -o "$T/b/a$s.json" --label 3.0 --seed $s &&
+		$G -o "$T/b/b$s.json" --label 3.1 --seed $((s + 10)) --shift 5 || break
+done
+ok $? "three boots a side generated"
+$PB compare --fail-on-regression "$T/b" >"$T/o" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "regression (boot level), resolves ±" "$T/o"
+ok $? "--fail-on-regression exits 1 on a regression at the boot level (exit $rc)"
+$PB compare --baseline 2.6.29 --fail-on-regression "$T/g" >"$T/o" 2>&1
+rc=$?
+[ $rc = 0 ] && grep -q "changed within its boot" "$T/o" &&
+	grep -q "within one boot a side;" "$T/o" &&
+	grep -q "^  holds if boots vary by less than" "$T/o" &&
+	! grep -q " regression" "$T/o"
+ok $? "--fail-on-regression exits 0 on a change within one boot a side (exit $rc)"
 $PB compare --fail-on-regression "$T/g/f1.json" "$T/g/f1.json" >/dev/null 2>&1
 ok $? "--fail-on-regression exits 0 without one"
 $G -o "$T/wrong.json" --schema other/1
@@ -62,9 +79,21 @@ rc=$?
 ok $? "a missing file: exit 2 naming the file (exit $rc)"
 $PB compare --baseline 9.9 "$T/g" >/dev/null 2>&1
 ok $([ $? = 2 ]; echo $?) "an unknown baseline: exit 2"
-$PB compare --format json "$T/g" >"$T/o.json" 2>&1 &&
+$PB compare --format json "$T/b" >"$T/o.json" 2>&1 &&
 	grep -q '"significant": true' "$T/o.json" && grep -q '"verdict": "regression"' "$T/o.json"
 ok $? "--format json has significant and verdict"
+check "--format json: the level and the resolution of each tested cell" \
+	pyjson "$T/o.json" 'all(r["verdict_level"] == "boot" and r["tested_unit"] == "boot" and
+		r["levels"]["boots"] == 3 and r["resolves"] > 0 for r in d["results"]
+		if r["change"] is not None)'
+$PB compare --format json --baseline 2.6.29 "$T/g" >"$T/o.json" 2>&1
+check "--format json: one boot a side is within-boot, with its tipping point" \
+	pyjson "$T/o.json" 'any(r["verdict_level"] == "within-boot" and (r["tipping_cv"] or 0) > 0 and
+		r["verdict"] == "regression" for r in d["results"])'
+$PB compare --format csv "$T/b" >"$T/o.csv" 2>&1
+check "--format csv: the level columns at the end" \
+	grep -q ',test,tested_unit,verdict_level,boots,invocations,tipping_cv,resolves,within_boot$' \
+	"$T/o.csv"
 
 # One file counts once: the same file twice, two folders linked to each
 # other (symlinked folders are not walked): n stays the files' own.

@@ -233,6 +233,13 @@ export PINBENCH_RUN_STANDIN="$T/fake-run"
 FAKE_SEED=1 FAKE_SHIFT=0 FAKE_SIZE=1 "$PB" nightly configs/quick.ini --history "$T/n" \
 	--label 6.1.0-17-amd64 --no-plot >"$T/n1" 2>&1
 ok $? "nightly: the first kernel"
+# Three more nights of it (A/A): the variation between boots, for a verdict
+# on one night of the next kernels at the boot level.
+for s in 11 12 13; do
+	FAKE_SEED=$s FAKE_SHIFT=0 FAKE_SIZE=1 "$PB" nightly configs/quick.ini --history "$T/n" \
+		--label 6.1.0-17-amd64 --no-plot >/dev/null 2>&1 || break
+done
+ok $? "nightly: three A/A nights of the first kernel"
 FAKE_SEED=2 FAKE_SHIFT=5 FAKE_SIZE=64 "$PB" nightly configs/quick.ini --history "$T/n" \
 	--label 6.1.0-18-amd64 --no-plot >"$T/n2" 2>&1
 rc=$?

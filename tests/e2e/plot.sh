@@ -85,6 +85,13 @@ FAKE_SEED=1 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
 rc=$?
 [ $rc = 0 ] && grep -q "no earlier kernel" "$T/n1"
 ok $? "nightly on the first kernel: nothing to compare, exit 0 (exit $rc)"
+# Three more nights of it (A/A): how much boots vary, so that one night of
+# the next kernel can be judged at the boot level.
+for s in 11 12 13; do
+	FAKE_SEED=$s FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
+		--label 6.1.0-17-amd64 --no-plot >/dev/null 2>&1 || break
+done
+ok $? "three A/A nights of the first kernel"
 FAKE_SEED=2 FAKE_SHIFT=5 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-18-amd64 >"$T/n2" 2>&1
 rc=$?

@@ -98,9 +98,6 @@ seams = {
     "pb_proto_decode",		# tests/fuzz/proto_fuzz.c: a whole frame
     "pb_jobs_load_text",	# tests/fuzz/jobfile_fuzz.c: a job file's text
     "pb_topo_is_this_system",	# test_topo: loaded from here or not
-    "pb_levels_diff",		# stats/levels.c: test_levels, until compare's verdict
-    "pb_tipping_cv",		# (issue 24, point 2) and the resolution (point 4) use them
-    "pb_mde",
     "main",
 }
 objs = sorted(glob.glob("harness/*/*.o") + glob.glob("benches/*.o") +

@@ -45,7 +45,8 @@ struct gen_spec {
 	bool		derived;	/* write the "derived" per-op object */
 	bool		latency;	/* add a latency job (udp-rr) */
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
-	bool		old;		/* as an older writer: no host topology */
+	bool		old;		/* as an older writer: no topology, boot or invocation */
+	const char	*boot;		/* boot_id (hex); NULL: one boot per seed */
 };
 
 static const char *const gen_placements[] = {
@@ -300,6 +301,14 @@ static void gen_complete(const struct gen_spec *s, json_t *root)
 		json_object_set_new(host, "topology", json_pack("{s:i, s:i, s:i, s:i, s:i, s:b}",
 				    "packages", 1, "cores", 4, "pus", 4, "llcs", 1,
 				    "numa_nodes", 1, "smt", 0));
+	if (!s->old) {
+		char id[40];
+
+		snprintf(id, sizeof(id), "%016llx", (unsigned long long)s->seed);
+		json_object_set_new(root, "boot_id", json_string(s->boot ? s->boot : id));
+		snprintf(id, sizeof(id), "%032llx", (unsigned long long)s->seed);
+		json_object_set_new(root, "invocation", json_string(id));
+	}
 	json_object_set_new(root, "finished", json_string("2026-01-01T00:01:00Z"));
 	json_object_set_new(root, "jobs_planned", json_integer((json_int_t)json_array_size(jobs)));
 	json_object_set_new(root, "rounds", json_integer(1));
@@ -418,7 +427,7 @@ static const char gen_usage[] =
 	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
-	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old]\n";
+	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old] [--boot HEXID]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -451,6 +460,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'T': s->topology = a; break;
 	case 'R': s->run_error = a; break;
 	case 'O': s->old = true; break;
+	case 'I': s->boot = a; break;
 	default: return -1;
 	}
 	return 0;
@@ -468,7 +478,7 @@ int main(int argc, char **argv)
 		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
 		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
-		{ NULL, 0, NULL, 0 },
+		{ "boot", 1, NULL, 'I' }, { NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	struct gen_spec s;

@@ -446,6 +446,20 @@ static void test_direction(void **state)
 
 /* ---- exit codes ---- */
 
+/* The k-th boot of label (seed seed + k, a file of its own, name fmt % k); its name. */
+static const char *gen_boot(struct gen_spec *s, const char *fmt, int k, const char *label,
+			    uint64_t seed, double shift)
+{
+	static char name[64];
+
+	s->label = label;
+	s->seed = seed + (uint64_t)k;
+	s->shift = shift;
+	snprintf(name, sizeof(name), fmt, k);
+	gen(s, name);
+	return name;
+}
+
 static void test_exit_codes(void **state)
 {
 	char a[512], b[512], bad[512], *out;
@@ -462,12 +476,29 @@ static void test_exit_codes(void **state)
 	gen(&s, "e2.json");
 	path_in(a, sizeof(a), "e1.json");
 	path_in(b, sizeof(b), "e2.json");
+	/* One boot a side: changed within its boot, never a regression for the exit code. */
+	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
+				 a, b), 0);
+	assert_non_null(strstr(out, "changed within its boot"));
+	assert_null(strstr(out, " regression"));
+	free(out);
+	/* Three boots a side (a folder each): a regression at the boot level. */
+	mkdir_in("ea");
+	mkdir_in("eb");
+	for (int k = 0; k < 3; k++) {
+		gen_boot(&s, "ea/%d.json", k, "3.0", 60, 0);
+		gen_boot(&s, "eb/%d.json", k, "3.1", 70, 0.05);
+	}
+	path_in(a, sizeof(a), "ea");
+	path_in(b, sizeof(b), "eb");
 	assert_int_equal(run_cmd(cmd_compare, &out, 3, "compare", a, b), 0);
-	assert_non_null(strstr(out, "regression"));
+	assert_non_null(strstr(out, "regression (boot level), resolves ±"));
 	free(out);
 	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
 				 a, b), 1);
 	free(out);
+	path_in(a, sizeof(a), "e1.json");
+	path_in(b, sizeof(b), "e2.json");
 	/* Against itself: no regression, exit 0 even with --fail-on-regression. */
 	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--fail-on-regression",
 				 a, a), 0);
@@ -1352,15 +1383,21 @@ static void fake_run_script(const char *script)
 	chmod(script, 0755);
 }
 
-static int nightly(const char *label, const char *fixture, char **out)
+static int nightly_in(const char *history, const char *label, const char *fixture,
+		      char **out)
 {
 	char hist[512], fx[512];
 
-	path_in(hist, sizeof(hist), "hist");
+	path_in(hist, sizeof(hist), history);
 	path_in(fx, sizeof(fx), fixture);
 	setenv("NIGHTLY_FIXTURE", fx, 1);
 	return run_cmd(cmd_nightly, out, 7, "nightly", "configs/quick.ini", "--history", hist,
 		       "--label", label, "--no-plot");
+}
+
+static int nightly(const char *label, const char *fixture, char **out)
+{
+	return nightly_in("hist", label, fixture, out);
 }
 
 static char *slurp(const char *name)
@@ -1404,10 +1441,32 @@ static void test_nightly(void **state)
 	s.shift = 0;
 	gen(&s, "n16.json");
 
+	/*
+	 * One night a kernel is one boot a side: without A/A nights the +5 %
+	 * is only a change within its boot, never nightly's 1.
+	 */
+	assert_int_equal(nightly_in("hist1", "6.1.0-17-amd64", "n17.json", &out), 0);
+	free(out);
+	assert_int_equal(nightly_in("hist1", "6.1.0-18-amd64", "n18.json", &out), 0);
+	assert_non_null(strstr(out, "changed within its boot, not a regression"));
+	assert_non_null(strstr(out, "holds if boots vary by less than"));
+	free(out);
 	assert_int_equal(nightly("6.1.0-17-amd64", "n17.json", &out), 0);
 	assert_non_null(strstr(out, "no earlier kernel"));
 	free(out);
+	/* Three more nights of 6.1.0-17 (A/A): the variation between boots. */
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(nightly("6.1.0-17-amd64",
+					 gen_boot(&s, "n17-%d.json", k, "6.1.0-17-amd64", 40, 0),
+					 &out), 0);
+		free(out);
+	}
+	s.label = "6.1.0-18-amd64";
+	s.seed = 3;
+	s.shift = 0.05;
+	gen(&s, "n18.json");
 	assert_int_equal(nightly("6.1.0-18-amd64", "n18.json", &out), 1);
+	assert_non_null(strstr(out, "regression at the boot level (A/A noise)"));
 	free(out);
 	md = slurp("hist/6.1.0-18-amd64/report.md");
 	assert_non_null(strstr(md, "compared with: **6.1.0-17-amd64**"));

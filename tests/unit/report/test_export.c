@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs_fixture.h"
 #include "report/compare.h"
 #include "report/export.h"
 
@@ -64,20 +66,41 @@ static char *export(const char *path, const char *base, enum pb_exp_format f,
 	return buf;
 }
 
-/* A baseline (seed 1) and a second run (seed 2) moved by shift, 8 repeats each. */
+/*
+ * A folder tag of three boots of s (a generated file is a boot of its own:
+ * seeds s->seed, + 10, + 20): a change counts as a regression at the
+ * boot level only.  Its path (static, two in turn); *files, the files'.
+ */
+static char *gen_boots(struct gen_spec *s, const char *tag, char files[3][300])
+{
+	static char dirs[2][280];
+	static int k;
+	char name[64];
+
+	k = !k;
+	snprintf(dirs[k], sizeof(dirs[k]), "%s/%s", tmpdir, tag);
+	assert_int_equal(mkdir(dirs[k], 0755), 0);
+	for (int i = 0; i < 3; i++, s->seed += 10) {
+		snprintf(name, sizeof(name), "%s/%d.json", tag, i);
+		snprintf(files[i], 300, "%s", gen_file(s, name));
+	}
+	return dirs[k];
+}
+
+/* A baseline (seeds 1, 11, 21) and a second kernel (2, 12, 22) moved by shift, 8 repeats. */
 static void gen_pair(double shift, const char *tag, char **a, char **b)
 {
-	char name[64];
+	char name[64], files[3][300];
 	struct gen_spec s;
 
 	gen_defaults(&s);
 	s.rmin = s.rmax = 8;
-	snprintf(name, sizeof(name), "%s-1.json", tag);
-	*a = gen_file(&s, name);
+	snprintf(name, sizeof(name), "%s-1", tag);
+	*a = gen_boots(&s, name, files);
 	s.seed = 2;
 	s.shift = shift;
-	snprintf(name, sizeof(name), "%s-2.json", tag);
-	*b = gen_file(&s, name);
+	snprintf(name, sizeof(name), "%s-2", tag);
+	*b = gen_boots(&s, name, files);
 }
 
 static int count(const char *s, const char *what)
@@ -139,7 +162,7 @@ static void test_shift_fails_regressions(void **state)
 	free(out);
 	out = export(b, a, PB_EXP_JUNIT, &n);
 	assert_int_equal(count(out, "<failure type=\"regression\" message=\"regression: +"), 2);
-	assert_int_equal(count(out, "against 6.1\"/>"), 2);
+	assert_int_equal(count(out, "against 6.1; at the boot level; resolves ±"), 2);
 	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"improvement\"/>"));
 	assert_non_null(strstr(out, "failures=\"2\" errors=\"0\" skipped=\"0\""));
 	free(out);
@@ -239,18 +262,13 @@ static void test_lava_words(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-export-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return fixture_tmpdir(tmpdir, "export");
 }
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) ? -1 : 0;
+	return fixture_tmpdir_remove(tmpdir);
 }
 
 /* Rename every job "from" in result file path to "to". */
@@ -291,20 +309,22 @@ static void test_escapes_and_counts(void **state)
 {
 	struct gen_spec s;
 	struct pb_exp_counts n;
-	char *a, *b, *out, *line;
+	char *a, *b, *out, *line, files[3][300];
 
 	(void)state;
 	gen_defaults(&s);
 	s.jobs = 1;
 	s.placements = 2;
 	s.rmin = s.rmax = 8;
-	a = gen_file(&s, "esc-1.json");
-	rename_jobs(a, "pingpong", "ping#1&2");
+	a = gen_boots(&s, "esc-1", files);
+	for (int i = 0; i < 3; i++)
+		rename_jobs(files[i], "pingpong", "ping#1&2");
 	s.seed = 2;
 	s.shift = 0.05;
 	s.fail = "pingpong:same-core";
-	b = gen_file(&s, "esc-2.json");
-	rename_jobs(b, "pingpong", "ping#1&2");
+	b = gen_boots(&s, "esc-2", files);
+	for (int i = 0; i < 3; i++)
+		rename_jobs(files[i], "pingpong", "ping#1&2");
 	out = export(b, a, PB_EXP_KTAP, &n);
 	assert_int_equal(n.fail, 2);
 	line = strstr(out, "not ok 1 ");
