@@ -157,13 +157,6 @@ struct pb_cmp {
 };
 
 /*
- * A result file's host class, what machines must share for their results
- * to be compared: "CPU model; topology" ("Intel(R) Xeon(R) ...; 2 packages,
- * 40 cores, 80 PUs, 2 LLCs, 2 NUMA nodes"), "unknown" for what is not said.
- */
-void pb_cmp_class_of(json_t *root, char *buf, size_t len);
-
-/*
  * Does the table compare runs (every cell with values has two or more)?
  * Then the runs' means are the values; else the repeats of a run are,
  * whose interval leaves out the variation between runs.

@@ -199,7 +199,17 @@ double pb_satterthwaite(const double *t, const double *df, int n)
 	return sum > 0 && den > 0 ? sum * sum / den : NAN;
 }
 
-int pb_levels_mean(const struct pb_level_value *v, int n, enum pb_level unit,
+/*
+ * A side's mean at a level: the means of y per unit (boot, invocation,
+ * or each run), their mean, its standard error sd / sqrt(units) and
+ * units - 1 df.  Returns the number of units; se and df are NAN below 2.
+ */
+struct pb_level_mean {
+	int	units;
+	double	mean, se, df;
+};
+
+static int pb_levels_mean(const struct pb_level_value *v, int n, enum pb_level unit,
 		   struct pb_level_mean *m)
 {
 	struct tally t;

@@ -82,18 +82,6 @@ enum pb_level pb_levels_unit(const struct pb_levels *a, const struct pb_levels *
 double pb_satterthwaite(const double *t, const double *df, int n);
 
 /*
- * A side's mean at a level: the means of y per unit (boot, invocation,
- * or each run), their mean, its standard error sd / sqrt(units) and
- * units - 1 df.  Returns the number of units; se and df are NAN below 2.
- */
-struct pb_level_mean {
-	int	units;
-	double	mean, se, df;
-};
-int pb_levels_mean(const struct pb_level_value *v, int n, enum pb_level unit,
-		   struct pb_level_mean *m);
-
-/*
  * b against a at the test's unit: d = mean_b - mean_a (a log ratio),
  * se = sqrt(se_a^2 + se_b^2), df by Satterthwaite (Welch) on the two.
  * Returns 0, or -1 when a side has no value or a value is not > 0.

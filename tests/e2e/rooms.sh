@@ -85,7 +85,8 @@ else
 fi
 
 # No dead code: every function the product exports is called by the
-# product, but for the test seams listed here (the fuzzers' entries and
+# product from another file (or by its own file and a test: then static
+# would hide it from the test), but for the test seams listed here (the fuzzers' entries and
 # accessors the unit tests read a parse through).  The list is exact: a
 # seam the product comes to use must leave it.
 if [ -f harness/cli/main.o ] && [ -f libpinbench.a ]; then
@@ -115,13 +116,19 @@ def code(path):	# the C text without its comments and strings
     t = open(path).read()
     t = re.sub(r"/\*.*?\*/|//[^\n]*", " ", t, flags=re.S)
     return re.sub(r'"(\\.|[^"\\\n])*"', '""', t)
+tests_text = " ".join(code(t) for t in glob.glob("tests/unit/*/*.c") + glob.glob("tests/fuzz/*.c"))
+tested = set(re.findall(r"\b[A-Za-z_]\w*", tests_text))
 bad, seen = [], set()
 for name, o in sorted(defs.items()):
     if name in used:
         continue
     n = len(re.findall(r"\b%s\b" % re.escape(name), code(o[:-2] + ".c")))
+    if n > 1 and name not in tested:
+        bad.append("%s (%s): exported, but only its own file calls it: make it static" %
+                   (name, o[:-2] + ".c"))
+        continue
     if n > 1:
-        continue	# called in its own file
+        continue	# called in its own file, and by a test: a seam
     if name in seams:
         seen.add(name)
     else:
