@@ -210,7 +210,7 @@ struct pb_level_mean {
 };
 
 static int pb_levels_mean(const struct pb_level_value *v, int n, enum pb_level unit,
-		   struct pb_level_mean *m)
+			  struct pb_level_mean *m)
 {
 	struct tally t;
 	const double *u;
