@@ -6,12 +6,14 @@
  * throttling, watchdog, paranoid level, PMU, SMT, tracepoints,
  * isolation).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "checks/envcheck.h"
+#include "stats/stats.h"
 #include "sys/counters.h"
 #include "sys/others.h"
 
@@ -97,8 +99,55 @@ bool pb_check_cv(double cv, struct pb_anomalies *a)
 		return false;
 	pb_anomaly_add(a, PB_AN_NOISY, PB_SEV_DEFAULT,
 		       "more repeats or a longer runtime; quiet the machine (pinbench doctor)",
-		       "run-to-run variation CV %.2f %% (above %.0f %%)", 100 * cv,
+		       "run-to-run variation CV %.2f %% (above %.0f %%; no slices to weigh it by)",
+		       100 * cv,
 		       100 * PB_CV_NOISY);
+	return true;
+}
+
+/* The repeats' CV and what their slices predict of it (mean rse^2); -1 without slices. */
+static int repeats_spread(const struct pb_repeat_noise *r, int k, double *cv, double *w)
+{
+	double m = 0, ss = 0;
+	int df = 0;
+
+	*w = 0;
+	for (int i = 0; i < k; i++) {
+		m += r[i].value / k;
+		if (r[i].df < 1 || !(r[i].rse >= 0))
+			df = -1;
+		else if (df >= 0) {
+			*w += r[i].rse * r[i].rse / k;
+			df += r[i].df;
+		}
+	}
+	for (int i = 0; i < k; i++)
+		ss += (r[i].value - m) * (r[i].value - m);
+	*cv = m > 0 ? sqrt(ss / (k - 1)) / m : NAN;
+	return df;
+}
+
+bool pb_check_repeats(const struct pb_repeat_noise *r, int k, struct pb_anomalies *a)
+{
+	double cv, w, f, p, excess;
+	int df;
+
+	if (k < 2)
+		return false;
+	df = repeats_spread(r, k, &cv, &w);
+	if (df < 1)
+		return pb_check_cv(cv, a);
+	f = w > 0 ? cv * cv / w : INFINITY;
+	p = pb_f_pvalue(f, k - 1, df);
+	excess = cv * cv > w ? sqrt(cv * cv - w) : 0;
+	if (!(p < PB_NOISY_ALPHA) || !(excess > PB_NOISY_EXCESS))	/* NaN too */
+		return false;
+	pb_anomaly_add(a, PB_AN_NOISY, PB_SEV_DEFAULT,
+		       "the machine changed under the run: look for other work or host steal "
+		       "on these CPUs (pinbench doctor) and rerun",
+		       "repeats disagree beyond their slices: CV %.2f %% where the slices predict "
+		       "%.2f %% (F %.1f on %d and %d df, p %.2g), %.2f %% unexplained",
+		       100 * cv, 100 * sqrt(w), f, k - 1, df, p, 100 * excess);
 	return true;
 }
 

@@ -50,9 +50,34 @@ void pb_check_job_cpus(const struct pb_cpustat *before, const struct pb_cpustat 
 		       int n, double elapsed_s, const struct pb_others_delta *others,
 		       struct pb_anomalies *a, double *other_frac);
 
-/* cv (a fraction, as in struct pb_summary) > 2 %: noisy, warn, with the CV. */
+/*
+ * The fallback of pb_check_repeats, for repeats without enough slices:
+ * cv (a fraction, as in struct pb_summary) > 2 %: noisy, warn, with the CV.
+ */
 #define PB_CV_NOISY	0.02
 bool pb_check_cv(double cv, struct pb_anomalies *a);
+/*
+ * One repeat of the metric: its value, and the relative standard error of
+ * its mean that its own slices predict (stats/robust.h, pb_batch_rse) with
+ * that estimate's degrees of freedom (0: no slices to tell).
+ */
+struct pb_repeat_noise {
+	double	value;
+	double	rse;
+	int	df;
+};
+/*
+ * Did the machine change under the run?  The k repeats' relative variance
+ * (CV^2) against the pooled variance their slices predict for one repeat
+ * (the mean of rse^2): F = CV^2 / mean(rse^2) on k - 1 and sum(df) degrees
+ * of freedom.  noisy, warn, when p < PB_NOISY_ALPHA and the CV beyond what
+ * the slices explain, sqrt(CV^2 - mean(rse^2)), is above PB_NOISY_EXCESS.
+ * A repeat without slices (df 0): pb_check_cv on the repeats' CV instead.
+ * k < 2: nothing to judge.
+ */
+#define PB_NOISY_ALPHA	0.001
+#define PB_NOISY_EXCESS	0.01
+bool pb_check_repeats(const struct pb_repeat_noise *r, int k, struct pb_anomalies *a);
 /*
  * A pinned role (name, instance) planned on cpu ran on seen[n] (from
  * sched_getcpu() samples): any other CPU is a migration, error.

@@ -8,6 +8,7 @@
  * reads what it left.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/runner.h"
@@ -165,6 +166,26 @@ static void outlier_check(struct pb_result *r)
 			r->reps[worst].nslices);
 }
 
+/* The metric's repeats against what their slices predict (checks/envcheck.h). */
+static void repeats_check(struct pb_result *r)
+{
+	struct pb_repeat_noise *v = calloc(r->nr_reps, sizeof(*v));
+	int k = 0;
+
+	if (!v)
+		return;
+	for (int i = 0; i < r->nr_reps; i++) {
+		const struct pb_rep *p = &r->reps[i];
+
+		if (!p->in_summary || isnan(p->value))
+			continue;
+		v[k++] = (struct pb_repeat_noise){ .value = p->value, .rse = p->slice_rse,
+						   .df = p->slice_df };
+	}
+	pb_check_repeats(v, k, &r->anomalies);
+	free(v);
+}
+
 void pb_job_checks(const struct pb_job_seen *s, const struct pb_nominal *nom,
 		   struct pb_result *r)
 {
@@ -194,6 +215,6 @@ void pb_job_checks(const struct pb_job_seen *s, const struct pb_nominal *nom,
 				"window %d: no operation completed in %.3f s", i + 1,
 				r->reps[i].elapsed_s);
 	if (r->status == PB_OK && r->summary.n > 1)
-		pb_check_cv(r->summary.cv, a);
+		repeats_check(r);
 	counter_checks(nom, r);
 }

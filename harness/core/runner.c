@@ -1276,7 +1276,7 @@ static void estimate_rep(const struct job_ctx *x, int w, struct pb_rep *rep)
 	struct pb_robust e;
 	int n = win->nslices < SLICES_MAX ? win->nslices : SLICES_MAX;
 
-	rep->slice_median = rep->slice_trimmed = rep->p50 = NAN;
+	rep->slice_median = rep->slice_trimmed = rep->p50 = rep->slice_rse = NAN;
 	for (int i = 0; i < n; i++) {
 		double t = sl[i].secs - lost_wait(x, sl[i].lost, sl[i].ops, sl[i].busy_ns,
 						  sl[i].secs);
@@ -1289,6 +1289,7 @@ static void estimate_rep(const struct job_ctx *x, int w, struct pb_rep *rep)
 		rep->slice_median = value_at(x, rep->ops, e.median);
 		rep->slice_trimmed = value_at(x, rep->ops, e.trimmed);
 	}
+	rep->slice_df = pb_batch_rse(rate, n, &rep->slice_rse);
 	if (rep->lat && rep->lat->count)
 		rep->p50 = value_at(x, rep->ops, nr_primary(x) /
 				    (pb_hist_quantile(rep->lat, 0.5) / 1e9));

@@ -84,6 +84,8 @@ struct pb_rep {
 	int		outliers;	/* slices with no op or far off the median */
 	double		slice_median;	/* at the median slice rate; NAN unknown */
 	double		slice_trimmed;	/* at the trimmed mean of the slice rates */
+	double		slice_rse;	/* its mean rate's relative SE, by batch means; NAN */
+	int		slice_df;	/* that SE's degrees of freedom; 0: unknown */
 	double		p50;		/* at the median latency (latency workloads), or NAN */
 };
 

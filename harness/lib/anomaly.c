@@ -34,7 +34,7 @@ const struct pb_anomaly_kind_info pb_anomaly_kinds[PB_AN_NR] = {
 	K(PB_AN_NOISY_NEIGHBOR, "noisy-neighbor", "N", PB_SEV_WARN,
 	  "other tasks ran more than 5 % of the job's CPUs' time during its metric windows (warn; error above 20 %); the message names the task that ran most"),
 	K(PB_AN_NOISY, "noisy", "V", PB_SEV_WARN,
-	  "run-to-run coefficient of variation above 2 %"),
+	  "the repeats disagree more than their own slices say they should: the machine changed under the run. The repeats' CV is tested against the CV each repeat's slices predict (batch means of 10), by an F test at p < 0.001, and more than 1 % of it must be unexplained; with a repeat too short for 20 slices, a CV above 2 %"),
 	K(PB_AN_MIGRATION, "migration", "G", PB_SEV_ERROR,
 	  "a pinned role was seen on a CPU it was not pinned to. A role whose CPU is taken away mid-run (offlined, or gone from the cpuset, so that its affinity is no longer that CPU alone) fails the job at the end of that window, the reason naming the CPU"),
 	K(PB_AN_THROTTLING, "throttling", "T", PB_SEV_ERROR,

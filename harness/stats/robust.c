@@ -77,3 +77,22 @@ int pb_robust_rates(const double *v, int n, struct pb_robust *e)
 		e->outliers += pb_is_outlier(v[i], e->median, e->mad);
 	return 0;
 }
+
+int pb_batch_rse(const double *v, int n, double *rse)
+{
+	double bm[PB_BATCHES], m;
+
+	*rse = NAN;
+	if (n < PB_BATCH_MIN_SLICES)
+		return 0;
+	for (int b = 0; b < PB_BATCHES; b++) {
+		int lo = b * n / PB_BATCHES, hi = (b + 1) * n / PB_BATCHES;
+
+		bm[b] = pb_mean(v + lo, hi - lo);
+	}
+	m = pb_mean(bm, PB_BATCHES);
+	if (!(m > 0))
+		return 0;
+	*rse = pb_stddev(bm, PB_BATCHES) / sqrt(PB_BATCHES) / m;
+	return PB_BATCHES - 1;
+}

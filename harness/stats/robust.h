@@ -31,5 +31,20 @@ int pb_is_outlier(double x, double med, double mad);
  * v is not reordered.  0, or -1 when n < 1 (e is zeroed).
  */
 int pb_robust_rates(const double *v, int n, struct pb_robust *e);
+/*
+ * What a window's slices say of its mean's own noise, by batch means: the
+ * n slice rates (of equal length) cut into PB_BATCHES consecutive batches,
+ * the variance of the batch means over PB_BATCHES estimates the variance of
+ * the window's mean rate.  Slices are autocorrelated (a preemption or a
+ * cache refill spans several), so the plain s^2 / n of the slices
+ * underestimates it; batches much longer than that correlation are nearly
+ * independent, and their spread carries it.  *rse: that standard error
+ * relative to the mean rate.  Returns its degrees of freedom
+ * (PB_BATCHES - 1), or 0 when n < PB_BATCH_MIN_SLICES or the mean is not
+ * positive (*rse NAN).
+ */
+#define PB_BATCHES		10
+#define PB_BATCH_MIN_SLICES	20
+int pb_batch_rse(const double *v, int n, double *rse);
 
 #endif

@@ -175,6 +175,18 @@ double pb_t_pvalue(double t, double df)
 	return incbeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
 }
 
+/* P(F > f) = I_{d2/(d2+d1 f)}(d2/2, d1/2). */
+double pb_f_pvalue(double f, double d1, double d2)
+{
+	if (isnan(f) || !(d1 > 0) || !(d2 > 0))
+		return NAN;
+	if (f <= 0)
+		return 1;
+	if (isinf(f))
+		return 0;
+	return incbeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f));
+}
+
 /* Bisection on t: the two-sided p falls monotonically with |t|. */
 double pb_t_two_sided(double alpha, double df)
 {

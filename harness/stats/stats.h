@@ -38,6 +38,8 @@ double pb_t95(double df);
 double pb_t_two_sided(double alpha, double df);
 /* Two-sided p-value of Student t with df degrees of freedom. */
 double pb_t_pvalue(double t, double df);
+/* Upper tail P(F > f) of Fisher's F with d1, d2 degrees of freedom; NAN when d1 or d2 <= 0. */
+double pb_f_pvalue(double f, double d1, double d2);
 
 /*
  * Welch's unequal-variance t-test between samples a and b.  Fills t, df

@@ -6,15 +6,19 @@
 # HOG_CPU (a CPU the same-socket jobs use), counted the same way.  It prints
 # figures; it does not judge.  V (noisy) and cpu-steal are true statements
 # on a noisy host and are counted apart from the marks that claim a cause
-# (D L N O).
+# (D L N O).  Then RUNS runs with a hog on FLIP_CPU (a CPU every job uses)
+# switched on for 1.5 s and off for 2 s throughout: the machine changes under
+# the runs, which V (noisy) should say.  SERIES picks which series run.
 #
-#   RUNS=20 sh tests/peers/false-alarms.sh       (about 15 minutes on 2 CPUs)
+#   RUNS=20 sh tests/peers/false-alarms.sh       (about 20 minutes on 2 CPUs)
 PB=${PINBENCH:-./pinbench}
 RUNS=${RUNS:-20}
 HOG_CPU=${HOG_CPU:-1}
+FLIP_CPU=${FLIP_CPU:-0}
+SERIES=${SERIES:-quiet hog flip}
 OUT=${TMPDIR:-/tmp}/pinbench-false-alarms.$$
 mkdir -p "$OUT" || exit 2
-trap 'kill $hog 2>/dev/null; rm -rf "$OUT"' EXIT
+trap 'kill $hog $flip 2>/dev/null; rm -rf "$OUT"' EXIT
 trap 'exit 1' HUP INT TERM
 cat >"$OUT/job.ini" <<'INI'
 [global]
@@ -42,14 +46,30 @@ series() {	# NAME: RUNS runs into $OUT/NAME-*.json
 	done
 }
 
-series quiet
-taskset -c "$HOG_CPU" sh -c 'while :; do :; done' &
-hog=$!
-series hog
-kill $hog 2>/dev/null
-hog=
+flipper() {	# a hog on FLIP_CPU, 1.5 s on, 2 s off, until killed
+	trap 'kill $h 2>/dev/null; exit 0' TERM
+	while :; do
+		taskset -c "$FLIP_CPU" sh -c 'while :; do :; done' &
+		h=$!
+		sleep 1.5
+		kill $h
+		sleep 2
+	done
+}
 
-python3 - "$OUT" "$RUNS" "$HOG_CPU" <<'PY'
+for s in $SERIES; do
+	case $s in
+	hog)	taskset -c "$HOG_CPU" sh -c 'while :; do :; done' &
+		hog=$!;;
+	flip)	flipper &
+		flip=$!;;
+	esac
+	series "$s"
+	kill $hog $flip 2>/dev/null
+	hog= flip=
+done
+
+python3 - "$OUT" "$RUNS" "$HOG_CPU" $SERIES <<'PY'
 import glob, json, sys
 from collections import Counter
 out, runs, hog_cpu = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -57,13 +77,13 @@ MARK = {"counter-multiplexed": "M", "frequency-drift": "D", "frequency-low": "L"
         "counter-clock-mismatch": "C", "observer-effect": "O", "noisy-neighbor": "N",
         "noisy": "V", "migration": "G", "throttling": "T", "lost": "X"}
 CLAIMS = "DLNO"
-for name in ("quiet", "hog"):
+for name in sys.argv[4:]:
     rows = Counter()          # (job/placement, mark) -> rows with it
     runs_with = Counter()     # mark -> runs with it anywhere
     info = Counter()
     cells = Counter()
     hog_rows = hog_n = claimed = 0
-    said = []
+    said, vsaid = [], []
     files = sorted(glob.glob("%s/%s-*.json" % (out, name)))
     for f in files:
         try:
@@ -92,6 +112,8 @@ for name in ("quiet", "hog"):
                 if m in CLAIMS and m != "N" or (m == "N" and not uses_hog):
                     said.append("%s %s: %s" % (cell, m, a["message"]))
                 got_n |= m == "N"
+                if m == "V":
+                    vsaid.append("%s: %s" % (cell, a["message"]))
             if uses_hog:
                 hog_rows += 1
                 hog_n += got_n
@@ -107,6 +129,10 @@ for name in ("quiet", "hog"):
         print("  %-22s %-3s %3d of %d rows" % (cell, m, n, cells[cell]))
     for k, n in sorted(info.items()):
         print("  info %-18s %3d notes" % (k, n))
+    nv = sum(n for (cell, m), n in rows.items() if m == "V" and cell != "run")
+    print("  rows with V: %d of %d" % (nv, sum(cells.values()) - len(files)))
+    for line in vsaid[:6]:
+        print("  V said:", line[:200])
     for line in said[:10]:
         print("  said:", line[:200])
     if name == "hog":

@@ -116,6 +116,38 @@ static void test_outlier_limit(void **state)
 	NEAR(pb_mad((const double[]){ 1, 2, 3, 4, 100 }, 5, 3), 1, 0);
 }
 
+/*
+ * Batch means: 20 slices in 10 batches of 2.  Batches alternating 1 and 3
+ * (slices 1 1 3 3 1 1 ...): mean 2, batch SD sqrt(10 / 9), SE of the mean
+ * sqrt(10 / 9) / sqrt(10) = 1 / 3, relative 1 / 6.  Slices alternating
+ * 1 3 1 3 (every batch 1 + 3): the same spread of slices, SE 0.
+ */
+static void test_batch_rse(void **state)
+{
+	double v[40], rse;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		v[i] = (i / 2) % 2 ? 3 : 1;
+	assert_int_equal(pb_batch_rse(v, 20, &rse), 9);
+	NEAR(rse, 1.0 / 6, 1e-12);
+	for (int i = 0; i < 20; i++)
+		v[i] = i % 2 ? 3 : 1;
+	assert_int_equal(pb_batch_rse(v, 20, &rse), 9);
+	NEAR(rse, 0, 1e-12);
+	/* 40 slices: batches of 4, 1 1 1 1 | 3 3 3 3 | ...: again 1 / 6 */
+	for (int i = 0; i < 40; i++)
+		v[i] = (i / 4) % 2 ? 3 : 1;
+	assert_int_equal(pb_batch_rse(v, 40, &rse), 9);
+	NEAR(rse, 1.0 / 6, 1e-12);
+	/* too few slices, or no op at all: unknown */
+	assert_int_equal(pb_batch_rse(v, 19, &rse), 0);
+	assert_true(isnan(rse));
+	memset(v, 0, sizeof(v));
+	assert_int_equal(pb_batch_rse(v, 20, &rse), 0);
+	assert_true(isnan(rse));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +157,7 @@ int main(void)
 		cmocka_unit_test(test_one_slice),
 		cmocka_unit_test(test_all_equal),
 		cmocka_unit_test(test_outlier_limit),
+		cmocka_unit_test(test_batch_rse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,24 @@ static void test_t_pvalue(void **state)
  * median (4 + 5) / 2 = 4.5.  CI: t95(7) = 2.364624, half-width
  * 2.364624 * 2.13809 / 2.828427 = 1.78749.
  */
+/*
+ * F's upper tail against two exact routes: F(1, df) is t^2, so its tail is
+ * t's two-sided p; with d1 = 2 the tail is (1 + 2f / d2)^(-d2 / 2).
+ */
+static void test_f_pvalue(void **state)
+{
+	(void)state;
+	NEAR(pb_f_pvalue(1, 1, 1), 0.5, 1e-12);
+	NEAR(pb_f_pvalue(2.5 * 2.5, 1, 7), pb_t_pvalue(2.5, 7), 1e-12);
+	NEAR(pb_f_pvalue(3, 2, 27), pow(1 + 6.0 / 27, -13.5), 1e-12);
+	NEAR(pb_f_pvalue(125, 2, 27), pow(1 + 250.0 / 27, -13.5), 1e-15);
+	NEAR(pb_f_pvalue(0.2, 2, 9), pow(1 + 0.4 / 9, -4.5), 1e-12);
+	NEAR(pb_f_pvalue(0, 2, 9), 1, 0);
+	NEAR(pb_f_pvalue(INFINITY, 2, 9), 0, 0);
+	assert_true(isnan(pb_f_pvalue(1, 2, 0)));
+	assert_true(isnan(pb_f_pvalue(NAN, 2, 9)));
+}
+
 static void test_summary_arith(void **state)
 {
 	const double v[] = { 9, 2, 5, 4, 7, 4, 5, 4 };	/* shuffled */
@@ -579,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_t95_table),
 		cmocka_unit_test(test_t95_fractional),
 		cmocka_unit_test(test_t_pvalue),
+		cmocka_unit_test(test_f_pvalue),
 		cmocka_unit_test(test_summary_arith),
 		cmocka_unit_test(test_summary_clip_zero),
 		cmocka_unit_test(test_summary_rate_unbounded),
