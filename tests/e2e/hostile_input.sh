@@ -15,6 +15,11 @@ CR=$(printf '\r')
 
 $G -o "$T/base.json" --seed 1 --label 6.1 --repeats 8
 $G -o "$T/new.json" --seed 2 --label 6.2 --repeats 8 --shift 5
+# a second boot a side (a generated file is a boot of its own): the +5 % is
+# then a regression at the boot level, which --fail-on-regression counts
+mkdir "$T/b2"
+$G -o "$T/b2/base.json" --seed 3 --label 6.1 --repeats 8
+$G -o "$T/b2/new.json" --seed 4 --label 6.2 --repeats 8 --shift 5
 
 # ---- item 4: every numeric option and key is a finite decimal in its range
 for cmd in compare report nightly export; do
@@ -33,10 +38,10 @@ done
 exits2 "compare --min-change 1001: out of its range, named" \
 	"^pinbench compare: --min-change: '1001' is out of range 0..1000$" \
 	"$PB" compare --min-change 1001 "$T/base.json" "$T/new.json"
-"$PB" compare --fail-on-regression --min-change 1e2 "$T/base.json" "$T/new.json" \
+"$PB" compare --fail-on-regression --min-change 1e2 "$T/base.json" "$T/new.json" "$T/b2" \
 	>"$T/out" 2>&1
 ok $? "compare --min-change 1e2: a decimal exponent is a number (+5 % is below it)" "$T/out"
-"$PB" compare --fail-on-regression --min-change 0.5 "$T/base.json" "$T/new.json" \
+"$PB" compare --fail-on-regression --min-change 0.5 "$T/base.json" "$T/new.json" "$T/b2" \
 	>"$T/out" 2>&1
 rc=$?
 [ $rc = 1 ]
