@@ -209,7 +209,7 @@ static void test_no_change_beyond(void **state)
 	struct pb_cmp c = { 0 };
 	struct pb_eval e;
 	double ga[3], gb[3], d, se, df;
-	char q[300], want[80], file[32], boot[8];
+	char q[300], want[80], file[32], boot[16];
 
 	(void)state;
 	for (int i = 0; i < 3; i++) {
