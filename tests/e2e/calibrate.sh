@@ -92,9 +92,14 @@ grep -q "^noise profile: $T/res/noise-.*json (" "$T/rep/report.md" &&
 	grep -q "^noise profile: $T/res/noise-.*json (" "$T/rep.out"
 ok $? "report.md and the text name it under the title" "$T/rep.out"
 mkdir "$T/hist" && cp "$P" "$T/hist/"
-$PB nightly "$T/tiny.ini" --history "$T/hist" --label k1 --no-plot >"$T/n1.out" 2>&1 &&
-	$PB nightly "$T/tiny.ini" --history "$T/hist" --label k2 --no-plot >"$T/n2.out" 2>&1
-ok $? "two nights, the profile in the history" "$T/n2.out"
+# k2 is another kernel and the profile gives a between-boot figure, so
+# nightly may find a regression in two tiny runs (exit 1): allowed here
+$PB nightly "$T/tiny.ini" --history "$T/hist" --label k1 --no-plot >"$T/n1.out" 2>&1
+rc1=$?
+$PB nightly "$T/tiny.ini" --history "$T/hist" --label k2 --no-plot >"$T/n2.out" 2>&1
+rc2=$?
+[ $rc1 -le 1 ] && [ $rc2 -le 1 ] && [ -f "$T/hist/k2/report.md" ]
+ok $? "two nights, the profile in the history (exits $rc1 $rc2: 0 or 1)" "$T/n2.out"
 grep -q "^noise profile: $T/hist/noise-.*json (" "$T/n2.out" &&
 	grep -q "^noise profile: $T/hist/noise-.*json (" "$T/hist/k2/report.md" &&
 	! grep -q "skipping" "$T/n2.out"
