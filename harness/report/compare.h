@@ -181,7 +181,8 @@ struct pb_eval {
 	double			p;		/* NAN when untestable (n < 2) */
 	double			p_adj;		/* p adjusted for multiple tests, or p */
 	bool			significant;
-	const char		*verdict;	/* baseline|improvement|regression|no-change */
+	const char		*verdict;	/* baseline|improvement|regression|no-change,
+						 * or (improvement|regression)-within-boot */
 	/*
 	 * The levels (stats/levels.h): each side's boots, invocations, runs
 	 * and repeats, the unit tested (runs also when the repeats of

@@ -358,6 +358,9 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		e->verdict = (e->change > 0) == t->higher ? "improvement" : "regression";
 	if (e->test)
 		eval_levels(t, &j, e);
+	if (e->within && e->significant)	/* never read as a regression */
+		e->verdict = e->verdict[0] == 'r' ? "regression-within-boot" :
+			     "improvement-within-boot";
 }
 
 bool pb_cmp_regressed(const struct pb_eval *e)

@@ -89,7 +89,7 @@ check "--format json: the level and the resolution of each tested cell" \
 $PB compare --format json --baseline 2.6.29 "$T/g" >"$T/o.json" 2>&1
 check "--format json: one boot a side is within-boot, with its tipping point" \
 	pyjson "$T/o.json" 'any(r["verdict_level"] == "within-boot" and (r["tipping_cv"] or 0) > 0 and
-		r["verdict"] == "regression" for r in d["results"])'
+		r["verdict"] == "regression-within-boot" for r in d["results"])'
 $PB compare --format csv "$T/b" >"$T/o.csv" 2>&1
 check "--format csv: the level columns at the end" \
 	grep -q ',test,tested_unit,verdict_level,boots,invocations,tipping_cv,resolves,within_boot$' \

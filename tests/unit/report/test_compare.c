@@ -430,13 +430,15 @@ static void test_direction(void **state)
 	assert_false(t->higher);
 	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
 	assert_true(e.significant);
-	assert_string_equal(e.verdict, "regression");
+	/* one boot a side, no between-boot figure: never plain "regression" */
+	assert_string_equal(e.verdict, "regression-within-boot");
+	assert_false(pb_cmp_regressed(&e));
 	assert_true(e.change > 3 && e.change < 7);
 	t = table(&c, "stream", "same-cpu");
 	assert_true(t->higher);
 	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 1.0, &e);
 	assert_true(e.significant);
-	assert_string_equal(e.verdict, "improvement");
+	assert_string_equal(e.verdict, "improvement-within-boot");
 	/* A noise floor above the change silences it. */
 	pb_cmp_eval(t, pb_cmp_cell(t, 1), pb_cmp_base(&c, t, -1), 10.0, &e);
 	assert_false(e.significant);

@@ -145,7 +145,7 @@ static void test_one_boot_within(void **state)
 	log_welch(one_a, 3, one_b, 3, &d, &se, &df);
 	assert_int_equal(e.unit, PB_LEVEL_RUN);
 	assert_true(e.significant);
-	assert_string_equal(e.verdict, "regression");
+	assert_string_equal(e.verdict, "regression-within-boot");
 	assert_true(e.within);
 	assert_false(pb_cmp_regressed(&e));
 	assert_float_equal(e.tipping, pb_tipping_cv(d, se, df, 1, 1) * 100, 1e-9);
