@@ -11,6 +11,7 @@
 #include "lib/numfmt.h"
 #include "lib/util.h"
 #include "report/result.h"
+#include "stats/levels.h"
 
 static void print_header(const struct pb_result *r, FILE *f)
 {
@@ -426,6 +427,27 @@ static int cell_order(const void *a, const void *b)
 	return placement_index(x) - placement_index(y);
 }
 
+/*
+ * The smallest change, in percent, that another run like this one (as many
+ * rounds, the same spread) could show against it: 95 % two-sided, 80 %
+ * power, on the rounds' log means (pb_mde, df 2(n - 1)).  NAN under two.
+ */
+static double rounds_mde(const double *v, int n)
+{
+	double m = 0, ss = 0;
+
+	if (n < 2)
+		return NAN;
+	for (int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return NAN;
+		m += log(v[i]) / n;
+	}
+	for (int i = 0; i < n; i++)
+		ss += (log(v[i]) - m) * (log(v[i]) - m);
+	return 100 * pb_mde(sqrt(ss / (n - 1)) * sqrt(2.0 / n), 2.0 * (n - 1));
+}
+
 void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 {
 	double *v = malloc((size_t)(run->rounds > 0 ? run->rounds : 1) * sizeof(*v));
@@ -436,8 +458,10 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 	if (!v || !done || !first)
 		goto out;
 	fprintf(f, "\nbetween rounds: each round's mean is one value; their mean, CV and 95 %% "
-		"interval\n%-24s %-13s %6s %12s %8s  %s\n", "Job", "Placement", "Rounds",
-		"Mean", "CV", "95 % CI");
+		"interval; Resolves:\nthe smallest change another run like this could show "
+		"(95 %%, 80 %% power; one invocation:\ninvocations and boots vary more, "
+		"pinbench calibrate measures them)\n%-24s %-13s %6s %12s %8s %9s  %s\n", "Job",
+		"Placement", "Rounds", "Mean", "CV", "Resolves", "95 % CI");
 	for (int i = 0; i < run->nr; i++) {
 		for (int k = 0; k < nf && !done[i]; k++)
 			done[i] = first[k]->job == run->results[i].job &&
@@ -452,6 +476,7 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 		struct pb_numfmt nf;
 		struct pb_summary s;
 		int n = 0, of = 0;
+		double mde;
 
 		for (int k = 0; k < run->nr; k++) {
 			const struct pb_result *q = &run->results[k];
@@ -471,6 +496,12 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f)
 		pb_numfmt_pick(&nf, s.mean, n > 1 ? s.stddev : NAN);
 		fprintf(f, " %12s %7.2f%%", pb_numfmt_str(&nf, s.mean, NULL, b1, sizeof(b1)),
 			100 * s.cv);
+		mde = rounds_mde(v, n);
+		if (isnan(mde))
+			snprintf(b1, sizeof(b1), "-");
+		else
+			snprintf(b1, sizeof(b1), "±%.1f%%", mde);
+		fprintf(f, " %*s", isnan(mde) ? 9 : 10, b1);	/* ± is two bytes */
 		if (n > 1)
 			fprintf(f, "  [%s, %s] %s\n", pb_numfmt_str(&nf, s.ci_lo, NULL, b2, sizeof(b2)),
 				pb_numfmt_str(&nf, s.ci_hi, NULL, b3, sizeof(b3)), r->metric.unit);

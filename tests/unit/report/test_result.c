@@ -462,6 +462,19 @@ static void test_table_rounds_digits(void **state)
 	out = print(&run, pb_run_print_rounds);
 	has_text(out, "same-socket     3/3        1.36 M");
 	has_text(out, "[1.15 M, 1.57 M] µs");
+	/*
+	 * Resolves: sd of the ln means 0.062027, se = sd sqrt(2/3) = 0.050645,
+	 * df 4: t 2.776445 + t(80 % power) 0.940965, expm1(3.717410 x 0.050645)
+	 */
+	has_text(out, "6.19%    ±20.7%  [");
+	rs[1].summary.n = 0;	/* two rounds left: df 2 */
+	free(out);
+	out = print(&run, pb_run_print_rounds);
+	has_text(out, " 2/3 ");
+	free(out);
+	run.nr = 1;	/* one round: nothing to resolve with */
+	out = print(&run, pb_run_print_rounds);
+	has_text(out, "%         -  - (one round)");
 	free(out);
 }
 
