@@ -24,7 +24,9 @@
 #include "cli/say.h"
 #include "cli/opts.h"
 #include "net/proto.h"
+#include "report/compare.h"
 #include "report/nightly.h"
+#include "report/noise.h"
 #include "lib/util.h"
 
 static const char run_help[] =
@@ -56,6 +58,11 @@ static const char run_help[] =
 "                         only with --dry-run (workloads run on this machine only)\n"
 "      --dry-run          check everything a run checks first (job files, events,\n"
 "                         cpus=, results folder) and print the plan; run nothing\n"
+"      --noise FILE       with --dry-run: the noise profile (pinbench calibrate) to\n"
+"                         say what each cell will resolve between two kernels\n"
+"                         (default: the newest of this host's class in -o DIR)\n"
+"      --min-change PCT   with --dry-run: the change to resolve, 0..1000 (default\n"
+"                         1): how many boots a kernel it takes, by the profile\n"
 "      --wait             when another process holds a job's CPU locks (another\n"
 "                         pinbench measuring), wait for it, at most 10 minutes;\n"
 "                         still held then, the job fails naming the holder\n"
@@ -285,6 +292,7 @@ static void run_defaults(struct run_opts *o)
 			0xffffffffUL;
 	o->wait_s = WAIT_DEFAULT_S;
 	o->budget_s = UNTIL_BUDGET_S;
+	o->min_change = PB_CMP_MIN_CHG;
 }
 
 /* Returns -1 to go on, or an exit code. */
@@ -306,6 +314,8 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "label", 0, true, NULL, &o->label, NULL },
 		{ "topology", 0, PB_ARG_PATH, NULL, &o->topology, NULL },
 		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
+		{ "noise", 0, PB_ARG_PATH, NULL, &o->noise, NULL },
+		{ "min-change", 0, true, NULL, &o->min_change_s, NULL },
 		{ "wait", 0, false, &o->wait, NULL, NULL },
 		{ "wait-timeout", 0, true, NULL, &o->wait_timeout, NULL },
 		{ "quiet", 'q', false, &o->quiet, NULL, NULL },
@@ -335,6 +345,15 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 	}
 	if (o->until && until_parse(o, cmd))
 		return 2;
+	if ((o->noise || o->min_change_s) && !o->dry_run) {
+		pb_say(stderr, "pinbench %s: --%s plans a comparison: only with --dry-run\n", cmd,
+		       o->noise ? "noise" : "min-change");
+		return 2;
+	}
+	if (o->min_change_s && pb_opt_double(cmd, "min-change", o->min_change_s, 0,
+					     PB_MIN_CHANGE_MAX, &o->min_change))
+		return 2;
+	o->min_change /= 100;
 	if (o->wait_timeout && wait_parse(o->wait_timeout, &o->wait_s)) {
 		pb_say(stderr, "pinbench %s: --wait-timeout '%s': want seconds, a decimal "
 		       "number 0.1..604800\n", cmd, o->wait_timeout);
@@ -471,14 +490,21 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 	if (rc)
 		goto out;
 	if (o->dry_run) {
-		double total = 0;
+		struct pb_noise nz = { 0 };
+		double total = 0, s;
 		char d[32];
 
-		for (int i = 0; i < n; i++) {
+		rc = run_noise_open(o, t, &nz, stdout);
+		for (int i = 0; !rc && i < n; i++) {
 			run_print_plan(t, &sets[i], stdout);
 			run_print_order(&sets[i], o->seed_value, stdout);
-			total += run_print_planned(t, &sets[i], stdout);
+			s = run_print_planned(t, &sets[i], stdout);
+			total += s;
+			run_print_resolution(&sets[i], &nz, o->min_change, s, stdout);
 		}
+		pb_noise_free(&nz);
+		if (rc)
+			goto out;
 		run_print_until(o, stdout);
 		run_dur_text(total, d, sizeof(d));
 		if (n > 1)

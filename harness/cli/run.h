@@ -28,6 +28,9 @@ struct run_opts {
 	const char	*until;		/* --until PCT[,BUDGET], or NULL */
 	double		until_frac;	/* its PCT / 100; 0 without --until */
 	double		budget_s;	/* its BUDGET, or UNTIL_BUDGET_S */
+	const char	*noise;		/* --noise FILE (--dry-run), or NULL */
+	const char	*min_change_s;	/* --min-change PCT (--dry-run), or NULL */
+	double		min_change;	/* its PCT / 100; PB_CMP_MIN_CHG / 100 */
 	unsigned long	seed_value;
 	struct pb_kv	*over;
 	int		nr_over;
@@ -51,6 +54,17 @@ void run_print_order(const struct pb_jobset *js, unsigned long seed, FILE *f);
 double run_print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f);
 /* --dry-run with --until: the rule, one line. */
 void run_print_until(const struct run_opts *o, FILE *f);
+/*
+ * --dry-run with a noise profile (run_resolve.c): open it (--noise, or the
+ * newest of this host's class in the results folder) and say which, or
+ * why one is refused: 0 (p->root NULL when none is used), or 2 (said).
+ */
+struct pb_noise;
+int run_noise_open(const struct run_opts *o, const struct pb_topo *t, struct pb_noise *p,
+		   FILE *f);
+/* Per job x placement: what one boot a kernel resolves, and --min-change takes. */
+void run_print_resolution(const struct pb_jobset *js, const struct pb_noise *p,
+			  double min_change, double boot_s, FILE *f);
 /* "45 s", "2 min 05 s", "1 h 20 min". */
 void run_dur_text(double s, char *buf, size_t len);
 

@@ -236,7 +236,7 @@ double run_print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f)
 /* --dry-run with rounds: the order each round will run in, from the seed. */
 void run_print_order(const struct pb_jobset *js, unsigned long seed, FILE *f)
 {
-	struct pb_cell *cells, *order;
+	struct pb_plan_cell *cells, *order;
 	uint64_t rng = seed;
 	int nr, rounds = pb_plan_cells(js, &cells, &nr);
 

@@ -257,7 +257,7 @@ struct exec {
 };
 
 /* Run cell c of round `round` into the run's next result, and save. */
-static void run_cell(struct exec *x, struct pb_cell c, int round)
+static void run_cell(struct exec *x, struct pb_plan_cell c, int round)
 {
 	const struct pb_job *j = &x->js->jobs[c.job];
 	struct pb_run *run = x->run;
@@ -286,7 +286,7 @@ static void run_cell(struct exec *x, struct pb_cell c, int round)
 }
 
 /* Round `round` of the run, in order[n]; stops between cells on pb_interrupted. */
-static void run_round(struct exec *x, const struct pb_cell *order, int n, int round)
+static void run_round(struct exec *x, const struct pb_plan_cell *order, int n, int round)
 {
 	const struct pb_exec_ops *ops = x->ops;
 	struct pb_run *run = x->run;
@@ -306,7 +306,7 @@ static void run_round(struct exec *x, const struct pb_cell *order, int n, int ro
 }
 
 /* The values of cell c so far (one a run that is ok) into v; *last: its last result. */
-static int cell_values(const struct exec *x, struct pb_cell c, double *v,
+static int cell_values(const struct exec *x, struct pb_plan_cell c, double *v,
 		       const struct pb_result **last)
 {
 	const char *pl = pb_cell_placement(x->js, c);
@@ -376,8 +376,8 @@ static int until_grow(struct pb_run *run, int nr)
  * or the next would end after the budget.  round_s: a round's planned
  * seconds.
  */
-static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
-			 struct pb_cell *order, uint64_t *rng, double round_s)
+static void until_rounds(struct exec *x, const struct pb_plan_cell *cells, int nr,
+			 struct pb_plan_cell *order, uint64_t *rng, double round_s)
 {
 	struct pb_until *u = &x->run->until;
 	double *v = calloc(x->run->planned + 1, sizeof(*v));
@@ -411,7 +411,7 @@ static void until_rounds(struct exec *x, const struct pb_cell *cells, int nr,
 
 /* run->until for the cells of the plan: 0, or -1 (out of memory). */
 static int until_init(const struct pb_exec_opts *o, const struct pb_jobset *js,
-		      struct pb_run *run, const struct pb_cell *cells, int nr)
+		      struct pb_run *run, const struct pb_plan_cell *cells, int nr)
 {
 	struct pb_until *u = &run->until;
 
@@ -457,7 +457,7 @@ static double round_s(const struct pb_jobset *js, const struct pb_topo *t,
 		      const struct pb_evlist *evl)
 {
 	double s = 0;
-	struct pb_cell *cells;
+	struct pb_plan_cell *cells;
 	int nr = 0;
 
 	pb_plan_cells(js, &cells, &nr);
@@ -473,7 +473,7 @@ int pb_execute(const struct pb_exec_opts *o, const struct pb_jobset *js,
 	       struct pb_run *run, struct pb_exec_status *st, char *err, size_t len)
 {
 	struct exec x = { .o = o, .ops = ops, .js = js, .evl = evl, .run = run, .st = st };
-	struct pb_cell *cells = NULL, *order = NULL;
+	struct pb_plan_cell *cells = NULL, *order = NULL;
 	uint64_t rng = run->seed;
 	int nr_cells = 0;
 

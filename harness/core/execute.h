@@ -19,7 +19,7 @@
 
 /* run --until: what came of the rule for one cell (core/plan.h). */
 struct pb_until_cell {
-	struct pb_cell	cell;
+	struct pb_plan_cell	cell;
 	const char	*job, *pl;	/* its names (the job set's): pl "cpus" with cpus= */
 	int		runs;		/* values judged: the cell's results that are ok */
 	double		halfwidth;	/* the rule's (stopping.h), a fraction; NAN < 2 runs */

@@ -77,7 +77,7 @@ int pb_plan_cpus(const struct pb_topo *t, const struct pb_job *j, const char *pl
 	return rc;
 }
 
-const char *pb_cell_placement(const struct pb_jobset *js, struct pb_cell c)
+const char *pb_cell_placement(const struct pb_jobset *js, struct pb_plan_cell c)
 {
 	const struct pb_job *j = &js->jobs[c.job];
 
@@ -90,7 +90,7 @@ static int nr_places(const struct pb_job *j)
 	return j->nr_placements ? j->nr_placements : 1;
 }
 
-int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr)
+int pb_plan_cells(const struct pb_jobset *js, struct pb_plan_cell **cells, int *nr)
 {
 	int n = 0, rounds = 1;
 
@@ -104,7 +104,7 @@ int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr)
 		const struct pb_job *j = &js->jobs[i];
 
 		for (int p = 0; p < nr_places(j); p++)
-			(*cells)[(*nr)++] = (struct pb_cell){ i, p };
+			(*cells)[(*nr)++] = (struct pb_plan_cell){ i, p };
 		if (j->rounds > rounds)
 			rounds = j->rounds;
 	}
@@ -121,8 +121,8 @@ static uint64_t rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int nr,
-		  int round, int rounds, uint64_t *rng, struct pb_cell *order)
+int pb_plan_round(const struct pb_jobset *js, const struct pb_plan_cell *cells, int nr,
+		  int round, int rounds, uint64_t *rng, struct pb_plan_cell *order)
 {
 	int n = 0;
 
@@ -131,7 +131,7 @@ int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int n
 			order[n++] = cells[c];
 	for (int i = n - 1; rounds > 1 && i > 0; i--) {
 		int k = (int)(rng_next(rng) % (uint64_t)(i + 1));
-		struct pb_cell tmp = order[i];
+		struct pb_plan_cell tmp = order[i];
 
 		order[i] = order[k];
 		order[k] = tmp;
@@ -184,7 +184,7 @@ double pb_plan_s(const struct pb_topo *t, const struct pb_jobset *js,
 
 		for (int p = 0; p < nr_places(j); p++) {
 			double s = pb_plan_cell_s(t, j, pb_cell_placement(js,
-						  (struct pb_cell){ i, p }), &evl[i]);
+						  (struct pb_plan_cell){ i, p }), &evl[i]);
 
 			sum += rounds * s;
 			if (runs)

@@ -47,19 +47,19 @@ void pb_plan_where(const struct pb_topo *t, const struct pb_job *j, const char *
 void pb_where_free(struct pb_where *w);
 
 /* One job at one placement: a cell of the plan. */
-struct pb_cell {
+struct pb_plan_cell {
 	int	job;	/* in the job set */
 	int	pl;	/* in the job's placements (0 with cpus=) */
 };
 
 /* Cell c's placement name, NULL with cpus=. */
-const char *pb_cell_placement(const struct pb_jobset *js, struct pb_cell c);
+const char *pb_cell_placement(const struct pb_jobset *js, struct pb_plan_cell c);
 
 /*
  * Every job x placement in file order into *cells (to free; NULL when out
  * of memory); returns the rounds of the run: the most any job takes part in.
  */
-int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr);
+int pb_plan_cells(const struct pb_jobset *js, struct pb_plan_cell **cells, int *nr);
 
 /*
  * The cells of round `round` (those of jobs with rounds >= round) into
@@ -67,8 +67,8 @@ int pb_plan_cells(const struct pb_jobset *js, struct pb_cell **cells, int *nr);
  * (Fisher-Yates, from *rng) with more, so that a slow drift of the machine
  * spreads over every cell.  Returns how many.
  */
-int pb_plan_round(const struct pb_jobset *js, const struct pb_cell *cells, int nr,
-		  int round, int rounds, uint64_t *rng, struct pb_cell *order);
+int pb_plan_round(const struct pb_jobset *js, const struct pb_plan_cell *cells, int nr,
+		  int round, int rounds, uint64_t *rng, struct pb_plan_cell *order);
 
 /*
  * What one job x placement adds to a run's wall time besides its warm-up

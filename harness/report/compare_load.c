@@ -626,7 +626,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
  * to be compared: "CPU model; topology" ("Intel(R) Xeon(R) ...; 2 packages,
  * 40 cores, 80 PUs, 2 LLCs, 2 NUMA nodes"), "unknown" for what is not said.
  */
-static void pb_cmp_class_of(json_t *root, char *buf, size_t len)
+void pb_cmp_class_of(json_t *root, char *buf, size_t len)
 {
 	json_t *fp = pb_cmp_env_of(root);
 	const char *model = json_string_value(json_object_get(fp, "cpu_model"));

@@ -495,3 +495,78 @@ int pb_noise_pick(const char *given, char *const *dirs, int n, const struct pb_c
 	pb_str_clean(line);
 	return 1;
 }
+
+/* ---- planning: what a job file will resolve ---- */
+
+int pb_noise_pick_host(const char *given, const char *dir, json_t *host, struct pb_noise *p,
+		       char *line, size_t len)
+{
+	const char *k = json_string_value(json_object_get(host, "kernel"));
+	json_t *root = json_pack("{s:O}", "host", host);
+	struct pb_cmp c = { 0 };
+	struct pb_noise_ctx x;
+	char cls[512], *dirs[1] = { (char *)dir };
+	int rc;
+
+	pb_cmp_class_of(root, cls, sizeof(cls));
+	c.classes = json_pack("[s]", cls);
+	c.kernels = json_pack("[s]", k ? k : "unknown");
+	rc = pb_noise_pick(given, dirs, 1, &c, p, &x, line, len);
+	json_decref(c.classes);
+	json_decref(c.kernels);
+	json_decref(root);
+	return rc;
+}
+
+/* A level of a profile's entry: its sd and df when covered, else 0 and 0. */
+static void level_of(json_t *e, const char *name, double *sd, double *df)
+{
+	json_t *l = json_object_get(json_object_get(e, "levels"), name);
+
+	*sd = *df = 0;
+	if (!json_is_true(json_object_get(l, "covered")) ||
+	    !json_is_number(json_object_get(l, "sd")))
+		return;
+	*sd = json_number_value(json_object_get(l, "sd"));
+	*df = json_number_value(json_object_get(l, "df"));
+}
+
+int pb_noise_plan(const struct pb_noise *p, const char *job, const char *placement,
+		  json_t *params, int rounds, double min_change, struct pb_noise_plan *o,
+		  char *why, size_t len)
+{
+	struct pb_table t;
+	json_t *e, *bt;
+	double si, dfi, var[2], df[2];
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	memset(&t, 0, sizeof(t));
+	snprintf(t.job, sizeof(t.job), "%s", job);
+	snprintf(t.placement, sizeof(t.placement), "%s", placement);
+	t.params = params;
+	rc = pb_noise_match(p, &t, &e, why, len);
+	bt = rc > 0 ? json_object_get(e, "between") : NULL;
+	if (rc <= 0 || !json_is_number(json_object_get(bt, "sd")))
+		return rc < 0 ? -1 : 0;
+	o->sd_above = json_number_value(json_object_get(bt, "sd"));
+	o->df_above = json_number_value(json_object_get(bt, "df"));
+	o->stands_in = json_is_true(json_object_get(bt, "stands_in"));
+	level_of(e, "invocation", &si, &dfi);
+	if (!o->stands_in && si > 0) {	/* one invocation a boot: both levels */
+		var[0] = o->sd_above * o->sd_above;
+		var[1] = si * si;
+		df[0] = o->df_above;
+		df[1] = dfi;
+		o->sd_above = sqrt(var[0] + var[1]);
+		o->df_above = pb_satterthwaite(var, df, 2);
+	}
+	level_of(e, "run", &o->sd_run, &o->df_run);
+	o->mde_one = pb_plan_mde(o->sd_above, o->df_above, o->sd_run, o->df_run, rounds, 1);
+	o->floor = pb_plan_mde(o->sd_above, o->df_above, 0, 0, rounds, 1);
+	o->boots = pb_plan_boots(o->sd_above, o->df_above, o->sd_run, o->df_run, rounds,
+				 min_change, PB_PLAN_MAX_BOOTS);
+	o->mde_boots = o->boots ? pb_plan_mde(o->sd_above, o->df_above, o->sd_run, o->df_run,
+					      rounds, o->boots) : NAN;
+	return 1;
+}

@@ -125,4 +125,36 @@ int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b);
 int pb_noise_pick(const char *given, char *const *dirs, int n, const struct pb_cmp *c,
 		  struct pb_noise *p, struct pb_noise_ctx *x, char *line, size_t len);
 
+/*
+ * pb_noise_pick for this host (host: pb_host_json()) rather than results:
+ * the file given, or the newest profile in dir of this host's class; the
+ * same answers and line.
+ */
+int pb_noise_pick_host(const char *given, const char *dir, json_t *host, struct pb_noise *p,
+		       char *line, size_t len);
+
+/* The largest number of boots a kernel pb_noise_plan looks at. */
+#define PB_PLAN_MAX_BOOTS	1000
+
+/* What one job x placement of a job file will resolve, by a profile. */
+struct pb_noise_plan {
+	double	sd_above, df_above;	/* a boot's figure, above its runs (sd of ln) */
+	double	sd_run, df_run;		/* a run's; 0 when the profile has no run level */
+	bool	stands_in;		/* the invocations' figure stands in for boots */
+	double	mde_one;		/* one boot a kernel, as planned: relative */
+	double	floor;			/* one boot a kernel, rounds without end */
+	int	boots;			/* a kernel's boots for min_change; 0: over the max */
+	double	mde_boots;		/* the MDE at that many boots */
+};
+
+/*
+ * Cell job x placement (params: its workload keys, as a result file's)
+ * of a job file run rounds times a boot, against p (pb_noise_match's
+ * entry): 1 with *o filled, 0 when p has no entry for it (or no between
+ * figure), -1 with why naming the key that differs.  min_change relative.
+ */
+int pb_noise_plan(const struct pb_noise *p, const char *job, const char *placement,
+		  json_t *params, int rounds, double min_change, struct pb_noise_plan *o,
+		  char *why, size_t len);
+
 #endif

@@ -64,7 +64,7 @@ json_t *pb_host_json(const struct pb_topo *t)
 			 "topology", pb_topo_summary_json(t));
 }
 
-static json_t *params_json(const struct pb_job *j)
+json_t *pb_job_params_json(const struct pb_job *j)
 {
 	json_t *o = json_object();
 
@@ -301,7 +301,7 @@ static json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 	o = json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:{s:s, s:s, s:s}, s:o, s:o, s:o, s:o, s:f}",
 		"name", j->name, "bench", j->bench->name, "placement", r->placement,
 		"status", status_names[r->status], "reason", jstr_or_null(r->reason),
-		"params", params_json(j),
+		"params", pb_job_params_json(j),
 		"metric", "name", r->metric.name, "unit", r->metric.unit,
 		"better", r->metric.lower_better ? "lower" : "higher",
 		"cpus", cpus_json(r), "repeats", reps,

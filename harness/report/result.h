@@ -24,6 +24,8 @@ int pb_instance_rates(const struct pb_result *r, double *min, double *max);
 const char *pb_status_name(enum pb_status s);
 /* The host object: hostname, kernel, ..., topology. */
 json_t *pb_host_json(const struct pb_topo *t);
+/* A job's workload keys as a result file's "params": {"key": "value"}. */
+json_t *pb_job_params_json(const struct pb_job *j);
 /* Text tables: one per job, a row per placement, per-op counters below. */
 void pb_run_print_text(const struct pb_run *run, FILE *f);
 /* Scaling tables of sweep jobs ("SECTION/threads=N"): value, per-instance min/max, efficiency. */

@@ -268,3 +268,31 @@ double pb_mde(double se, double df)
 {
 	return expm1((pb_t95(df) + pb_t_two_sided(0.4, df)) * se);
 }
+
+double pb_plan_mde(double s_above, double df_above, double s_run, double df_run, int rounds,
+		   int boots)
+{
+	double va = s_above * s_above, vr, var[2], df[2];
+
+	if (!(s_above >= 0) || !(s_run >= 0) || rounds < 1 || boots < 1)
+		return NAN;
+	vr = s_run * s_run / rounds;
+	if (boots >= 2)
+		return pb_mde(sqrt(2 * (va + vr) / boots), 2.0 * (boots - 1));
+	if (vr == 0)	/* runs not told apart from what is above them */
+		return pb_mde(sqrt(2 * va), df_above);
+	var[0] = 2 * vr;
+	var[1] = 2 * va;
+	df[0] = rounds > 1 ? 2.0 * (rounds - 1) : df_run;
+	df[1] = df_above;
+	return pb_mde(sqrt(var[0] + var[1]), pb_satterthwaite(var, df, 2));
+}
+
+int pb_plan_boots(double s_above, double df_above, double s_run, double df_run, int rounds,
+		  double target, int max)
+{
+	for (int b = 1; b <= max; b++)
+		if (pb_plan_mde(s_above, df_above, s_run, df_run, rounds, b) <= target)
+			return b;
+	return 0;
+}

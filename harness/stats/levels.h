@@ -115,4 +115,27 @@ double pb_tipping_cv(double d, double sw, double df_w, int n_a, int n_b);
  */
 double pb_mde(double se, double df);
 
+/*
+ * Planning from a noise profile: the MDE (pb_mde, relative) of a
+ * comparison of two kernels, each booted boots times and run once a boot
+ * for rounds runs, when a boot's mean varies by s_above (sd of ln, df_above:
+ * the levels above the run) and a run by s_run (df_run):
+ *   se^2 = 2 (s_above^2 + s_run^2 / rounds) / boots
+ *   df   = 2 (boots - 1) with two boots or more (the boots' means are the
+ *          values), else Satterthwaite's of the two terms, the runs' with
+ *          2 (rounds - 1) df (df_run when rounds is 1) and the profile's
+ *          above-run term with df_above, as compare widens one boot a side
+ *          (df_above alone when s_run is 0: runs not told apart).
+ * NAN on bad input.
+ */
+double pb_plan_mde(double s_above, double df_above, double s_run, double df_run, int rounds,
+		   int boots);
+
+/*
+ * The fewest boots a kernel (at most max) at which pb_plan_mde is at most
+ * target (relative); 0 when max boots do not reach it.
+ */
+int pb_plan_boots(double s_above, double df_above, double s_run, double df_run, int rounds,
+		  double target, int max);
+
 #endif

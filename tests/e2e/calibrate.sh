@@ -107,6 +107,38 @@ ok $? "nightly names it on stdout and in report.md, and does not skip it" "$T/n2
 exits2 "compare --noise a job file" "not a noise profile\|cannot read" \
 	$PB compare --noise "$T/tiny.ini" "$T/res"
 
+# run --dry-run with the profile: what each cell will resolve, and what
+# --min-change takes
+$PB run --dry-run --noise "$P" "$T/tiny.ini" >"$T/plan.out" 2>&1
+ok $? "run --dry-run --noise P" "$T/plan.out"
+grep -qF "resolution, noise profile: $P (" "$T/plan.out" &&
+	grep -q "^  pingpong same-cpu: one boot a kernel, 2 rounds: resolves ±[0-9.]* %$" \
+		"$T/plan.out" &&
+	grep -q "^    more rounds a boot: ±[0-9.]* % at best$" "$T/plan.out" &&
+	grep -q "^    ±1.0 % (--min-change): " "$T/plan.out" &&
+	grep -q "variation between invocations stands in for boots" "$T/plan.out"
+ok $? "it names the profile, says what one boot a kernel resolves, and what rounds can" \
+	"$T/plan.out"
+$PB run --dry-run --noise "$P" --min-change 1000 "$T/tiny.ini" >"$T/plan2.out" 2>&1
+grep -q "^    ±1000.0 % (--min-change): one boot a kernel does$" "$T/plan2.out"
+ok $? "--min-change 1000: one boot a kernel does" "$T/plan2.out"
+$PB run --dry-run -o "$T/res" "$T/tiny.ini" >"$T/plan3.out" 2>&1
+grep -q "^resolution, noise profile: $T/res/noise-.*json (" "$T/plan3.out"
+ok $? "without --noise: the profile in the results folder" "$T/plan3.out"
+$PB run --dry-run --noise "$T/other.json" "$T/tiny.ini" >"$T/plan4.out" 2>&1
+grep -q "^resolution, noise profile $T/other.json not used: of another host class" \
+	"$T/plan4.out" && ! grep -q "resolves" "$T/plan4.out"
+ok $? "a profile of another host class: said, not used" "$T/plan4.out"
+$PB run --dry-run --noise "$P" --set size=64 "$T/tiny.ini" >"$T/plan5.out" 2>&1
+grep -q "pingpong same-cpu: the profile's keys differ (size: " "$T/plan5.out"
+ok $? "other workload keys: said, not planned" "$T/plan5.out"
+exits2 "run --noise without --dry-run" "only with --dry-run" \
+	$PB run --noise "$P" "$T/tiny.ini"
+exits2 "run --dry-run --min-change -1" "min-change" \
+	$PB run --dry-run --min-change -1 "$T/tiny.ini"
+exits2 "run --dry-run --noise a job file" "not a noise profile\|cannot read\|noise" \
+	$PB run --dry-run --noise "$T/tiny.ini" "$T/tiny.ini"
+
 # --from: the runs of two boots (the second's boot id rewritten)
 mkdir -p "$T/boots"
 for f in "$T"/res/A/*.json; do cp "$f" "$T/boots/b1.json"; done

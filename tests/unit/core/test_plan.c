@@ -156,7 +156,7 @@ static void test_given_cpus(void **state)
 		"[c]\nbench=epoll_ctl\nthreads=2\nplacement=compact,scatter\nrounds=4\n"
 
 /* "a/same-cpu b/diff-socket ...": the n cells of order. */
-static void order_text(const struct pb_jobset *js, const struct pb_cell *order, int n,
+static void order_text(const struct pb_jobset *js, const struct pb_plan_cell *order, int n,
 		       char *buf, size_t len)
 {
 	size_t k = 0;
@@ -171,7 +171,7 @@ static void order_text(const struct pb_jobset *js, const struct pb_cell *order, 
 static void test_cells(void **state)
 {
 	struct pb_jobset js;
-	struct pb_cell *cells, order[8];
+	struct pb_plan_cell *cells, order[8];
 	uint64_t rng = 1;
 	char text[256];
 	int nr;
@@ -207,7 +207,7 @@ static void test_shuffle(void **state)
 		"c/compact c/scatter",
 	};
 	struct pb_jobset js;
-	struct pb_cell *cells, order[8];
+	struct pb_plan_cell *cells, order[8];
 	uint64_t rng = 7;
 	char text[256];
 	int nr, rounds;

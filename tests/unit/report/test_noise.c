@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "report/noise.h"
+#include "stats/levels.h"
 
 #define NEAR(a, b, eps)	assert_true(fabs((a) - (b)) <= (eps))
 #define GOOD	"tests/noise/good.json"
@@ -289,6 +290,57 @@ static void test_between(void **state)
 	assert_true(isnan(b.sd));
 }
 
+/*
+ * Planning a job file by a profile.  good.json: the invocations' 1.2 %
+ * (df 8) stands in for boots, runs 2 % (df 9); with 4 rounds the MDE of
+ * one boot a kernel is pb_plan_mde's of those figures, and its floor (rounds
+ * without end) sqrt 2 x 1.2 % on df 8: expm1(3.194893 x 0.016971) = 5.572 %.
+ * boots.json: boots 0.6 % (df 2) measured, so a boot's figure holds its
+ * one invocation's too: sqrt(0.000036 + 0.000144) = 1.3416 %, Satterthwaite
+ * 0.00018^2 / (0.000036^2 / 2 + 0.000144^2 / 8) = 10 df; floor
+ * expm1((2.228139 + 0.879058) x sqrt 2 x 0.013416) = 6.073 %.
+ */
+static void test_plan(void **state)
+{
+	struct pb_noise_plan r;
+	struct pb_noise p;
+	char err[512], why[160];
+	json_t *k = keys("64");
+
+	(void)state;
+	assert_int_equal(pb_noise_load(GOOD, &p, err, sizeof(err)), 0);
+	assert_int_equal(pb_noise_plan(&p, "pingpong", "same-cpu", k, 4, 0.01, &r, why,
+				       sizeof(why)), 1);
+	assert_true(r.stands_in);
+	NEAR(r.mde_one, pb_plan_mde(0.012, 8, 0.02, 9, 4, 1), 1e-12);
+	NEAR(r.floor, 0.05572, 5e-5);
+	assert_int_equal(r.boots, pb_plan_boots(0.012, 8, 0.02, 9, 4, 0.01, PB_PLAN_MAX_BOOTS));
+	assert_true(r.boots > 1 && r.mde_boots <= 0.01);
+	assert_true(pb_plan_mde(0.012, 8, 0.02, 9, 4, r.boots - 1) > 0.01);
+	assert_int_equal(pb_noise_plan(&p, "pingpong", "same-cpu", k, 4, 10, &r, why,
+				       sizeof(why)), 1);
+	assert_int_equal(r.boots, 1);
+	assert_int_equal(pb_noise_plan(&p, "other", "same-cpu", k, 4, 0.01, &r, why,
+				       sizeof(why)), 0);
+	json_decref(k);
+	k = keys("1");
+	assert_int_equal(pb_noise_plan(&p, "pingpong", "same-cpu", k, 4, 0.01, &r, why,
+				       sizeof(why)), -1);
+	assert_string_equal(why, "size: 1 here, 64 in the profile");
+	json_decref(k);
+	pb_noise_free(&p);
+	k = keys("64");
+	assert_int_equal(pb_noise_load(BOOTS, &p, err, sizeof(err)), 0);
+	assert_int_equal(pb_noise_plan(&p, "pingpong", "same-cpu", k, 4, 0.01, &r, why,
+				       sizeof(why)), 1);
+	assert_false(r.stands_in);
+	NEAR(r.sd_above, sqrt(0.00018), 1e-12);
+	NEAR(r.df_above, 10, 1e-9);
+	NEAR(r.floor, 0.06073, 5e-5);
+	json_decref(k);
+	pb_noise_free(&p);
+}
+
 /* A profile's text reaches a terminal cleaned: no escape sequence */
 static void test_clean(void **state)
 {
@@ -372,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_between),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -286,6 +286,38 @@ static void test_mde(void **state)
 	assert_true(isnan(pb_mde(0.01, 0)));
 }
 
+/*
+ * Planning from a profile: s_above 1 %, s_run 1.7320508 % (sqrt 3), 3
+ * rounds, df_above 4.  One boot a kernel: the runs' term 2 x 0.0003 / 3 =
+ * 0.0002 (df 4), the boot term 2 x 0.0001 = 0.0002 (df 4); se = 0.02,
+ * Satterthwaite 0.0004^2 / (2 x 0.0002^2 / 4) = 8 df:
+ * expm1((2.306004 + 0.888889) x 0.02) = 6.598 %.  Four boots: se =
+ * sqrt(2 x 0.0002 / 4) = 0.01, df 6: expm1((2.446912 + 0.905703) x 0.01) =
+ * 3.409 %; three: se 0.011547, df 4: expm1(3.717410 x 0.011547) = 4.386 %;
+ * two: se 0.014142, df 2: expm1(5.363313 x 0.014142) = 7.879 %.  So
+ * ±3.5 % takes 4 boots, and cannot be had within 3.
+ */
+static void test_plan(void **state)
+{
+	const double sr = 0.017320508;
+
+	(void)state;
+	NEAR(pb_plan_mde(0.01, 4, sr, 99, 3, 1), expm1((2.306004 + 0.888889) * 0.02), 2e-6);
+	NEAR(pb_plan_mde(0.01, 4, sr, 99, 3, 4), expm1((2.446912 + 0.905703) * 0.01), 2e-6);
+	NEAR(pb_plan_mde(0.01, 4, sr, 99, 3, 3), 0.04386, 5e-5);
+	NEAR(pb_plan_mde(0.01, 4, sr, 99, 3, 2), 0.07879, 5e-5);
+	/* one round: the runs' df is the profile's */
+	NEAR(pb_plan_mde(0.01, 4, 0.01, 4, 1, 1), expm1((2.306004 + 0.888889) * 0.02), 2e-6);
+	/* no run level in the profile: the boot term alone, on its df */
+	NEAR(pb_plan_mde(0.01, 8, 0, 0, 3, 1), expm1((2.306004 + 0.888889) * 0.01 * sqrt(2)),
+	     2e-6);
+	assert_int_equal(pb_plan_boots(0.01, 4, sr, 99, 3, 0.035, 100), 4);
+	assert_int_equal(pb_plan_boots(0.01, 4, sr, 99, 3, 0.035, 3), 0);
+	assert_int_equal(pb_plan_boots(0.01, 4, sr, 99, 3, 0.07, 100), 1);
+	assert_true(isnan(pb_plan_mde(0.01, 4, sr, 99, 0, 1)));
+	assert_true(isnan(pb_plan_mde(-0.01, 4, sr, 99, 3, 1)));
+}
+
 /* splitmix64 and Box-Muller: standard normal draws from a fixed seed */
 static double normal(uint64_t *x)
 {
@@ -354,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_unit_and_diff),
 		cmocka_unit_test(test_tipping),
 		cmocka_unit_test(test_mde),
+		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_tipping_simulated),
 	};
 
