@@ -212,8 +212,21 @@ grep -v '^#' "$T/cmds" | grep -v "^echo '" |
 ok $? "export --format lava: lava-test-case lines, reasons echoed" "$T/cmds"
 # run by sh as under LAVA, with a lava-test-case that signals as LAVA's does
 mkdir -p "$T/ltc"
-printf '#!/bin/sh\n[ "$2" = --result ] &&\n%s\n' \
-	'echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$1 RESULT=$3>"' >"$T/ltc/lava-test-case"
+cat >"$T/ltc/lava-test-case" <<'SH'
+#!/bin/sh
+id=$1
+shift
+d=
+while [ $# -ge 2 ]; do
+	case $1 in
+	--result) d="$d RESULT=$2" ;;
+	--measurement) d="$d MEASUREMENT=$2" ;;
+	--units) d="$d UNITS=$2" ;;
+	esac
+	shift 2
+done
+echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$id$d>"
+SH
 chmod +x "$T/ltc/lava-test-case"
 PATH=$T/ltc:$PATH sh "$T/cmds" >"$T/cmds.log" 2>&1 && lab lava "$T/cmds.log" >"$T/cmds.json" &&
 	"$PY" - "$T/cmds.json" <<'PY' >>"$T/cmds.log" 2>&1
@@ -231,6 +244,31 @@ ok $? "results of two labels: exported pooled, with a warning" "$T/err"
 "$PB" export --format ktap "$T/new.json" >/dev/null 2>"$T/err"
 ! grep -q warning "$T/err"
 ok $? "one label: no warning" "$T/err"
+
+# ---- golden: every format of the same cases, each file through its checker ----
+# PINBENCH_GOLDEN_UPDATE=1 writes them instead (then read the diff).
+for f in ktap:txt junit:xml lava:sh lava-signal:txt; do
+	fmt=${f%%:*}
+	gold=tests/golden/export-$fmt.${f#*:}
+	"$PB" export --format "$fmt" --baseline "$T/bb" "$T/new.json" "$T/new2.json" 2>"$T/err" |
+		sed "s|$T/|T/|g" >"$T/gold"
+	[ -z "${PINBENCH_GOLDEN_UPDATE:-}" ] || cp "$T/gold" "$gold"
+	diff -u "$gold" "$T/gold" >"$T/diff"
+	ok $? "export --format $fmt matches $gold" "$T/diff"
+done
+lab ktap tests/golden/export-ktap.txt >"$T/out"
+ok $? "tests/golden/export-ktap.txt: KTAP v1 grammar" "$T/out"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout --schema "$XSD" tests/golden/export-junit.xml >"$T/out" 2>&1
+	ok $? "tests/golden/export-junit.xml: valid against the schema" "$T/out"
+else
+	missing "JUnit schema: xmllint is not installed (apt-get install libxml2-utils)"
+fi
+lab lava tests/golden/export-lava-signal.txt >"$T/out" &&
+	PATH=$T/ltc:$PATH sh tests/golden/export-lava.sh | lab lava /dev/stdin >"$T/out2" &&
+	cmp "$T/out" "$T/out2" &&
+	grep -q '"result": "skip", "log": \["pingpong.same-core: ' "$T/out"
+ok $? "tests/golden/export-lava*: the same cases, each skip with its reason" "$T/out"
 
 # ---- errors ----
 exits2 "no --format" "no --format given" "$PB" export "$T/new.json"
