@@ -93,6 +93,7 @@ struct pb_cell {
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */
+	double			wall_s;		/* its jobs' wall time, every status */
 	struct pb_mark		*marks;
 	int			nr_marks;
 	struct pb_cmp_figure	*figs;
@@ -148,6 +149,7 @@ struct pb_cmp {
 	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
 	json_t		**run_errors;	/* [nr_groups]: run-wide anomalies of severity error,
 					 * one per kind (the first file's) */
+	char		(*started)[24];	/* [nr_groups]: its earliest run's start, UTC, or "" */
 	enum pb_cmp_test test;		/* how cells are tested (set before loading) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */

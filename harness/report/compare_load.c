@@ -141,6 +141,7 @@ int pb_cmp_find_group(const struct pb_cmp *c, const char *name)
 static int add_group(struct pb_cmp *c, const char *name)
 {
 	int i = pb_cmp_find_group(c, name);
+	char (*ns)[24];
 	json_t **ne;
 	char **ng;
 
@@ -161,6 +162,11 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->run_errors = ne;
 	c->run_errors[c->nr_groups] = json_array();
+	ns = realloc(c->started, (size_t)(c->nr_groups + 1) * sizeof(*ns));
+	if (!ns)
+		return -1;
+	c->started = ns;
+	c->started[c->nr_groups][0] = 0;
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -592,6 +598,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)
 		if (add_mark(cell, a))
 			return -1;
+	cell->wall_s += json_number_value(json_object_get(job, "wall_s"));
 	if (strcmp(status, "ok") && !part) {
 		if (cell->n == 0) {
 			snprintf(cell->status, sizeof(cell->status), "%s", status);
@@ -803,6 +810,13 @@ static void add_run_errors(json_t *errs, json_t *root)
 	}
 }
 
+/* The earliest of the group's start times (ISO 8601, UTC: they sort as text). */
+static void add_started(char *first, const char *s)
+{
+	if (strlen(s) < 24 && s[0] && (!first[0] || strcmp(s, first) < 0))
+		strcpy(first, s);
+}
+
 /* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
 static int skip_file(struct pb_cmp *c, char *err, size_t len)
 {
@@ -885,6 +899,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);
 		add_run_errors(c->run_errors[group], root);
+		add_started(c->started[group], jstr(root, "started", ""));
 	}
 	level_of(root, &lv);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
@@ -1050,6 +1065,7 @@ void pb_cmp_free(struct pb_cmp *c)
 	json_decref(c->kernels);
 	free(c->cmds);
 	free(c->run_errors);
+	free(c->started);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);
