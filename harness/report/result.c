@@ -368,6 +368,8 @@ json_t *pb_run_json(const struct pb_run *run)
 		      "config", jstr_or_null(run->config),
 		      "cmdline", run->cmdline, "jobs", jobs,
 		      "anomalies", pb_anomalies_json(&run->anomalies));
+	if (run->config_text)	/* the job file as the run read it, for a report */
+		json_object_set_new(o, "config_text", json_string(run->config_text));
 	json_object_set_new(o, "finished", jstr_or_null(run->finished));
 	json_object_set_new(o, "jobs_planned", json_integer(run->planned));
 	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));

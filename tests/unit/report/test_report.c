@@ -43,7 +43,9 @@ static void fixtures(void)
 		s.cpu_model = "Intel Xeon @ 2.80GHz";
 		s.topology = "1:2:2";
 		s.config = "/tmp/udp.ini";
-		s.config_text = k < 3 ? NULL : "[udp]\nbench = pipe\npoll = 1\nbusy_poll = 50\n";
+		/* an escape sequence in a job file reaches no terminal */
+		s.config_text = k < 3 ? NULL : "[udp]\nbench = pipe\npoll = 1\nbusy_poll = 50\n"
+					       "# \033[2J\n";
 		s.params = "poll=1 busy_poll=50";
 		s.derived = true;
 		s.cv = 0.005;
@@ -133,6 +135,9 @@ static void test_jobs(void **state)
 	assert_non_null(strstr(txt, "Job file /tmp/udp.ini (6.2.0-rc1):\n    [udp]\n"));
 	assert_non_null(strstr(md, "\n    [udp]\n    bench = pipe\n    poll = 1\n    busy_poll = 50\n"));
 	assert_non_null(strstr(txt, "/tmp/udp.ini: the job file is under Jobs above"));
+	assert_non_null(strstr(txt, "    # ?[2J\n"));
+	assert_null(strchr(txt, '\033'));
+	assert_null(strchr(md, '\033'));
 }
 
 /* The decimals of a figure: "10.41" 2, "1.36 M" 2, "12" 0. */
