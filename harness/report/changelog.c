@@ -176,13 +176,14 @@ static bool release_commit(const char *rel, char *buf, size_t len)
 	return false;
 }
 
-/* "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz" from a result's host object. */
+/* "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz, 24 GB" from a result's host object. */
 static void machine_line(json_t *host, char *buf, size_t len)
 {
 	static const char *const keys[] = { "packages", "cores", "pus" };
 	static const char *const words[] = { "package", "core", "PU" };
 	const char *model = json_string_value(json_object_get(host, "cpu_model"));
 	double mhz = json_number_value(json_object_get(host, "nominal_mhz"));
+	double kb = json_number_value(json_object_get(host, "memory_kb"));
 	size_t off = 0;
 
 	buf[0] = 0;
@@ -197,7 +198,9 @@ static void machine_line(json_t *host, char *buf, size_t len)
 	if (off < len && model && strcmp(model, "unknown"))
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", model);
 	if (off < len && mhz > 0 && !(model && strchr(model, '@')))
-		snprintf(buf + off, len - off, " @ %.2fGHz", mhz / 1000);
+		off += (size_t)snprintf(buf + off, len - off, " @ %.2fGHz", mhz / 1000);
+	if (off < len && kb > 0)	/* MemTotal: what the kernel has, shown as LKP's "GB" */
+		snprintf(buf + off, len - off, "%s%.0f GB", off ? ", " : "", kb / (1024.0 * 1024));
 	if (!buf[0])
 		snprintf(buf, len, "not recorded");
 }

@@ -49,6 +49,7 @@ struct gen_spec {
 	const char	*boot;		/* boot_id (hex); NULL: one boot per seed */
 	const char	*params;	/* more workload keys on every job, "poll=1 busy_poll=50" */
 	const char	*config_text;	/* the job file's text ("config_text"); NULL: none */
+	long		memory_kb;	/* host.memory_kb; 0: none recorded */
 };
 
 static const char *const gen_placements[] = {
@@ -397,6 +398,9 @@ static json_t *gen_result(const struct gen_spec *s)
 						"severity", "error", "message", "injected run-wide"));
 	if (root && s->params)
 		gen_params(s->params, json_object_get(root, "jobs"));
+	if (root && s->memory_kb)
+		json_object_set_new(json_object_get(root, "host"), "memory_kb",
+				    json_integer(s->memory_kb));
 	if (root && s->config_text)
 		json_object_set_new(root, "config_text", json_string(s->config_text));
 	if (root && s->topology) {

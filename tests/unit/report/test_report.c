@@ -42,6 +42,7 @@ static void fixtures(void)
 		s.hostname = "lab-1";
 		s.cpu_model = "Intel Xeon @ 2.80GHz";
 		s.topology = "1:2:2";
+		s.memory_kb = 24962680;	/* MemTotal of a 24 GiB machine: 23.8 GiB */
 		s.config = "/tmp/udp.ini";
 		/* an escape sequence in a job file reaches no terminal */
 		s.config_text = k < 3 ? NULL : "[udp]\nbench = pipe\npoll = 1\nbusy_poll = 50\n"
@@ -118,7 +119,7 @@ static void test_header(void **state)
 		assert_non_null(strstr(r, "6.1.0 (#1 SMP)"));
 		assert_non_null(strstr(r, "1a2b3c4d5e6f (from the release"));
 		assert_non_null(strstr(r, "2026-01-01 00:00 to 00:01 UTC"));
-		assert_non_null(strstr(r, "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz"));
+		assert_non_null(strstr(r, "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz, 24 GB"));
 	}
 	/* 6.1.0 names no commit: one commit line only */
 	assert_null(strstr(strstr(txt, "commit") + 1, "commit "));

@@ -156,13 +156,19 @@ static void test_round_trip_fields(void **state)
 	json_decref(d);
 }
 
-/* The job file's text is kept whole, lines and all, and left out when there is none. */
+/*
+ * The job file's text is kept whole, lines and all, and left out when there
+ * is none; the host's memory is recorded.
+ */
 static void test_config_text(void **state)
 {
 	struct fixture *f = *state;
 	json_t *d = write_and_read(f, "none.json");
 
 	assert_null(json_object_get(d, "config_text"));
+	/* the machine's memory beside it, for the report's machine line */
+	assert_true(json_integer_value(json_object_get(json_object_get(d, "host"),
+						       "memory_kb")) > 0);
 	json_decref(d);
 	f->run.config = "configs/udp.ini";
 	f->run.config_text = "[udp]\nbench = udpping\npoll = 1\nbusy_poll = 50\n";
