@@ -68,7 +68,7 @@ static bool same_job(const struct pb_table *a, const struct pb_table *b)
 	return !strcmp(a->job, b->job) && !strcmp(a->metric, b->metric);
 }
 
-/* One cell's words in a verdict line: "same-cpu +1.70 % [...], q=0.003, slower; resolves ±0.9 %" */
+/* A cell's words in a verdict line: "same-cpu +1.70 % [...], q=0.003, slower, resolves ±0.9 %" */
 static void cell_words(const struct pb_table *t, const struct pb_eval *e,
 		       const struct pb_changelog *o, char *buf, size_t len)
 {
@@ -399,12 +399,12 @@ static void change_mark(const struct pb_eval *e, bool judged, char *buf, size_t 
 }
 
 /* A side's row: md a table row, else 72 columns. */
-static void side_row(const struct pb_table *t, const char *pl, const char *side,
+static void side_row(const char *pl, const char *side,
 		     const struct side_sum *sd, const struct pb_numfmt *nf, double scale,
 		     const char *change, bool md, FILE *f)
 {
 	char mn[PB_NUM_LEN], me[PB_NUM_LEN], s[PB_NUM_LEN], mx[PB_NUM_LEN], cv[32];
-	(void)t;
+
 	pb_numfmt_str(nf, sd->s.min / scale, NULL, mn, sizeof(mn));
 	pb_numfmt_str(nf, sd->s.mean / scale, NULL, me, sizeof(me));
 	pb_numfmt_str(nf, sd->s.stddev / scale, NULL, s, sizeof(s));
@@ -472,7 +472,7 @@ static void cell_rows(const struct pb_cmp *c, const struct pb_table *t,
 
 		change_mark(&e, judged && k, change, sizeof(change));
 		if (sd[k].ok)
-			side_row(t, t->placement, side, &sd[k], &nf, scale, change, md, f);
+			side_row(t->placement, side, &sd[k], &nf, scale, change, md, f);
 		else
 			side_missing(t, side, groups[k], md, f);
 	}
