@@ -410,10 +410,13 @@ static void side_row(const char *pl, const char *side,
 	pb_numfmt_str(nf, sd->s.stddev / scale, NULL, s, sizeof(s));
 	pb_numfmt_str(nf, sd->s.max / scale, NULL, mx, sizeof(mx));
 	snprintf(cv, sizeof(cv), "%.2f%%", sd->s.cv * 100);
-	if (md)
-		fprintf(f, "| %s | %s | %d | %s | %s | %s | %s | %s | %s |\n", pl, side, sd->n,
-			mn, me, s, cv, mx, change);
-	else
+	if (md) {
+		fputc('|', f);
+		pb_cmp_md_cell(f, pl);
+		pb_cmp_md_cell(f, side);
+		fprintf(f, " %d | %s | %s | %s | %s | %s | %s |\n", sd->n, mn, me, s, cv, mx,
+			change);
+	} else
 		fprintf(f, "    %-5s %3d %9s %9s %9s %8s %9s%s%s\n", side, sd->n, mn, me, s, cv,
 			mx, change[0] ? " " : "", change);
 }
@@ -426,9 +429,14 @@ static void side_missing(const struct pb_table *t, const char *side, int g, bool
 
 	snprintf(why, sizeof(why), "%s%s%s", cell ? cell->status : "missing",
 		 cell && cell->reason[0] ? ": " : "", cell ? cell->reason : "");
-	if (md)
-		fprintf(f, "| %s | %s | 0 | %s | | | | | |\n", t->placement, side, why);
-	else
+	if (md) {
+		fputc('|', f);
+		pb_cmp_md_cell(f, t->placement);
+		pb_cmp_md_cell(f, side);
+		fputs(" 0 |", f);
+		pb_cmp_md_cell(f, why);
+		fputs(" | | | | |\n", f);
+	} else
 		fprintf(f, "    %-5s   0 %.60s\n", side, why);
 }
 

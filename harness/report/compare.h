@@ -375,6 +375,9 @@ void pb_cmp_env_print(FILE *f, json_t *diffs, bool md);
 int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		  char *err, size_t len);
 
+/* " s |": a Markdown table cell, its '|' escaped. */
+void pb_cmp_md_cell(FILE *f, const char *s);
+
 /* A result file's host class: "CPU model; topology" (what fleet and noise group by). */
 void pb_cmp_class_of(json_t *root, char *buf, size_t len);
 
