@@ -312,10 +312,17 @@ static bool config_text(json_t *cfg, const char *whose, bool md, FILE *f)
 {
 	const char *path = json_string_value(json_object_get(cfg, "path"));
 	const char *text = json_string_value(json_object_get(cfg, "text"));
+	char line[1024];
 
+	if (!text && md) {
+		fprintf(f, "Job file `%s` (%s): its text is not in the result files.\n\n", path,
+			whose);
+		return false;
+	}
 	if (!text) {
-		fprintf(f, md ? "Job file `%s` (%s): its text is not in the result files.\n\n" :
-			"Job file %s (%s): its text is not in the result files.\n", path, whose);
+		snprintf(line, sizeof(line), "Job file %s (%s): its text is not in the result "
+			 "files.", path, whose);
+		wrap(f, line, "", "  ", PB_CHANGELOG_WIDTH);
 		return false;
 	}
 	/* indented: in Markdown too, a code block no line of the file can end */
@@ -494,8 +501,8 @@ static void table_head(const struct pb_table *t, const char *unit, bool md, FILE
 	if (md) {
 		fprintf(f, "**%s** %s, %s, %s is better\n\n", t->job, t->metric, unit,
 			t->higher ? "higher" : "lower");
-		fprintf(f, "| Placement | Side | n | Min | %s | Stddev | CoeffVar | Max | Change |\n"
-			"|---|---|--:|--:|--:|--:|--:|--:|--:|\n", mean);
+		fprintf(f, "| Placement | Side | n | Min | %s | Stddev | CoeffVar | Max "
+			"| Change |\n|---|---|--:|--:|--:|--:|--:|--:|--:|\n", mean);
 		return;
 	}
 	fprintf(f, "%s %s, %s, %s is better\n", t->job, t->metric, unit,

@@ -43,7 +43,7 @@ static void fixtures(void)
 		s.cpu_model = "Intel Xeon @ 2.80GHz";
 		s.topology = "1:2:2";
 		s.memory_kb = 24962680;	/* MemTotal of a 24 GiB machine: 23.8 GiB */
-		s.config = "/tmp/udp.ini";
+		s.config = "/home/lkp/jobs/udpping-poll.ini";	/* a long path: wrapped */
 		/* an escape sequence in a job file reaches no terminal */
 		s.config_text = k < 3 ? NULL : "[udp]\nbench = pipe\npoll = 1\nbusy_poll = 50\n"
 					       "# \033[2J\n";
@@ -119,7 +119,8 @@ static void test_header(void **state)
 		assert_non_null(strstr(r, "6.1.0 (#1 SMP)"));
 		assert_non_null(strstr(r, "1a2b3c4d5e6f (from the release"));
 		assert_non_null(strstr(r, "2026-01-01 00:00 to 00:01 UTC"));
-		assert_non_null(strstr(r, "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz, 24 GB"));
+		assert_non_null(strstr(r, "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz, "
+					  "24 GB"));
 	}
 	/* 6.1.0 names no commit: one commit line only */
 	assert_null(strstr(strstr(txt, "commit") + 1, "commit "));
@@ -131,11 +132,13 @@ static void test_jobs(void **state)
 	(void)state;
 	assert_non_null(strstr(txt, "pingpong: bench=pipe repeats=4 poll=1 busy_poll=50"));
 	assert_non_null(strstr(md, "- **pingpong**: `bench=pipe repeats=4 poll=1 busy_poll=50`"));
-	assert_non_null(strstr(txt, "Job file /tmp/udp.ini (6.1.0): its text is not in the "
-				    "result files."));
-	assert_non_null(strstr(txt, "Job file /tmp/udp.ini (6.2.0-rc1):\n    [udp]\n"));
-	assert_non_null(strstr(md, "\n    [udp]\n    bench = pipe\n    poll = 1\n    busy_poll = 50\n"));
-	assert_non_null(strstr(txt, "/tmp/udp.ini: the job file is under Jobs above"));
+	assert_non_null(strstr(txt, "Job file /home/lkp/jobs/udpping-poll.ini (6.1.0): its text "
+				    "is not in the\n  result files."));
+	assert_non_null(strstr(txt, "Job file /home/lkp/jobs/udpping-poll.ini (6.2.0-rc1):\n"
+				    "    [udp]\n"));
+	assert_non_null(strstr(md, "\n    [udp]\n    bench = pipe\n    poll = 1\n"
+				   "    busy_poll = 50\n"));
+	assert_non_null(strstr(txt, "/home/lkp/jobs/udpping-poll.ini: the job file is under Jobs"));
 	assert_non_null(strstr(txt, "    # ?[2J\n"));
 	assert_null(strchr(txt, '\033'));
 	assert_null(strchr(md, '\033'));
