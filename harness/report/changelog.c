@@ -330,7 +330,7 @@ static bool config_text(json_t *cfg, const char *whose, bool md, FILE *f)
 	for (const char *l = text; *l; ) {
 		size_t n = strcspn(l, "\n");
 
-		fprintf(f, "    %.*s\n", (int)n, l);
+		fprintf(f, "%s%.*s\n", n ? "    " : "", (int)n, l);
 		l += n + (l[n] == '\n');
 	}
 	fputs(md ? "\n" : "", f);
