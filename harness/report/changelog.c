@@ -233,7 +233,7 @@ static void head_line(FILE *f, bool md, const char *key, const char *value)
 		return;
 	}
 	snprintf(line, sizeof(line), "%s: %s", key, value);
-	wrap(f, line, "  ", "            ", PB_CHANGELOG_WIDTH);
+	wrap(f, line, "  ", "    ", PB_CHANGELOG_WIDTH);
 }
 
 /* One side: its name, kernel (release, version), commit where the release names one, dates. */
