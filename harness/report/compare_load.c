@@ -167,6 +167,11 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->started = ns;
 	c->started[c->nr_groups][0] = 0;
+	ne = realloc(c->about, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->about = ne;
+	c->about[c->nr_groups] = NULL;
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -708,6 +713,20 @@ static void clean_strings(json_t *v)
 	}
 }
 
+/* clean_strings() of root, the job file's text (config_text) keeping its lines and tabs. */
+static void clean_config_text(json_t *root)
+{
+	json_t *t = json_object_get(root, "config_text");
+	char *s = json_is_string(t) ? strdup(json_string_value(t)) : NULL;
+
+	clean_strings(root);
+	if (s) {
+		pb_text_clean(s);
+		json_object_set_new(root, "config_text", json_string(s));
+	}
+	free(s);
+}
+
 const char *pb_json_kind(const json_t *v)
 {
 	switch (v ? json_typeof(v) : JSON_NULL) {
@@ -883,7 +902,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 	close(fd);
 	if (!root)
 		return 1;
-	clean_strings(root);
+	clean_config_text(root);
 	rc = 0;
 	if (c->only_class) {
 		pb_cmp_class_of(root, key, sizeof(key));
@@ -900,6 +919,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 		add_cmdline(c->cmds[group], root);
 		add_run_errors(c->run_errors[group], root);
 		add_started(c->started[group], jstr(root, "started", ""));
+		pb_cmp_about_add(&c->about[group], root);
 	}
 	level_of(root, &lv);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
@@ -1059,6 +1079,8 @@ void pb_cmp_free(struct pb_cmp *c)
 			json_decref(c->cmds[i]);
 		if (c->run_errors)
 			json_decref(c->run_errors[i]);
+		if (c->about)
+			json_decref(c->about[i]);
 	}
 	free(c->envs);
 	json_decref(c->classes);
@@ -1066,6 +1088,7 @@ void pb_cmp_free(struct pb_cmp *c)
 	free(c->cmds);
 	free(c->run_errors);
 	free(c->started);
+	free(c->about);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);
