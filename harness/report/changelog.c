@@ -98,8 +98,8 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 		return 0;
 	for (int i = 0; i < c->nr_tables; i++) {
 		char line[2048], ch[96], p[32], q[300];
-		int unchanged = 0, missing = 0, within = 0, said = 0;
-		double beyond = 0;	/* the largest "no change beyond" of the unchanged */
+		int missing = 0, within = 0, said = 0;
+		struct pb_cmp_tally ty = { 0 };	/* the cells not changed, by outcome */
 		size_t off;
 
 		if (done[i])
@@ -118,11 +118,8 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 				continue;
 			}
 			within += !e.between;
-			if (!e.significant) {
-				unchanged++;
-				beyond = e.mde > beyond ? e.mde : beyond;
+			if (pb_cmp_tally_add(&ty, &e))
 				continue;
-			}
 			regressions += pb_cmp_regressed(&e);
 			change_text(&e, ch, sizeof(ch));
 			p_text(o, e.p_adj, p, sizeof(p));
@@ -134,11 +131,10 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 					q[0] ? (e.within ? "; " : ", ") : "", q);
 			said++;
 		}
-		if (off < sizeof(line) && unchanged)
-			off += (size_t)snprintf(line + off, sizeof(line) - off,
-				"%s %d %s: no change beyond ±%.1f %%", said ? ";" : "", unchanged,
-				said ? (unchanged > 1 ? "others" : "other") :
-				(unchanged > 1 ? "placements" : "placement"), beyond);
+		int unchanged = ty.no_change + ty.inconclusive + ty.not_judged;
+
+		if (off < sizeof(line))
+			off += pb_cmp_tally_words(&ty, said, line + off, sizeof(line) - off);
 		if (off < sizeof(line) && missing)
 			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %d not compared "
 				"(no values on one side)", said || unchanged ? ";" : "", missing);
