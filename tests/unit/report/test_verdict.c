@@ -356,6 +356,59 @@ static void test_not_judged(void **state)
 		pb_cmp_free(&c[i]);
 }
 
+/* compare's text and csv say it: the cell's Change, and the outcome columns. */
+static void test_not_judged_compare(void **state)
+{
+	struct pb_cmp_opts o = { .format = PB_FMT_TEXT, .min_change = PB_CMP_MIN_CHG };
+	struct pb_cmp c = { 0 };
+	struct pb_eval e;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	judge_finding(&c, &e, "B", "job", "error");
+	for (int k = 0; k < 2; k++) {
+		f = open_memstream(&out, &len);
+		assert_non_null(f);
+		assert_int_equal(pb_cmp_report(&c, &o, f, err, sizeof(err)), 0);
+		fclose(f);
+		assert_non_null(strstr(out, k ? ",not-judged,noisy-neighbor on this side\n" :
+				       ", not judged: noisy-neighbor on this side"));
+		free(out);
+		o.format = PB_FMT_CSV;
+	}
+	pb_cmp_free(&c);
+}
+
+/* A heading's count of the cells not changed, each outcome apart. */
+static void test_tally(void **state)
+{
+	struct pb_cmp_tally ty = { 0 };
+	struct pb_eval e = { .outcome = "no-change", .mde = 2.0 };
+	char buf[200];
+
+	(void)state;
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	e.outcome = "inconclusive";
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, false, buf, sizeof(buf));
+	assert_string_equal(buf, " 1 placement: no change beyond ±2.0 %; 1 other inconclusive");
+	e.outcome = "not-judged";
+	snprintf(e.not_judged, sizeof(e.not_judged), "noisy-neighbor on this side");
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	e.outcome = "changed";
+	assert_false(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, true, buf, sizeof(buf));
+	assert_string_equal(buf, "; 1 other: no change beyond ±2.0 %; 1 other inconclusive; "
+			    "1 other not judged (noisy-neighbor on this side)");
+	ty = (struct pb_cmp_tally){ 0 };
+	e.outcome = "inconclusive";
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, false, buf, sizeof(buf));
+	assert_string_equal(buf, " 1 placement inconclusive");
+}
+
 /* A kind seen as a warning in one file and an error in another is an error. */
 static void test_error_outweighs(void **state)
 {
@@ -426,6 +479,8 @@ int main(void)
 		cmocka_unit_test(test_inconclusive),
 		cmocka_unit_test(test_not_judged),
 		cmocka_unit_test(test_error_outweighs),
+		cmocka_unit_test(test_not_judged_compare),
+		cmocka_unit_test(test_tally),
 		cmocka_unit_test(test_2009_table),
 	};
 
