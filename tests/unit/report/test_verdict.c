@@ -348,6 +348,8 @@ static void test_not_judged(void **state)
 
 	judge_finding(&c[2], &e, "A", "run", "error");	/* run-wide, on the baseline */
 	assert_string_equal(e.not_judged, "noisy-neighbor on the baseline");
+	assert_string_equal(e.outcome, "not-judged");
+	assert_false(e.significant);
 	assert_false(pb_cmp_regressed(&e));
 
 	judge_finding(&c[3], &e, "A", "job", "error");
@@ -407,6 +409,20 @@ static void test_tally(void **state)
 	assert_true(pb_cmp_tally_add(&ty, &e));
 	pb_cmp_tally_words(&ty, false, buf, sizeof(buf));
 	assert_string_equal(buf, " 1 placement inconclusive");
+}
+
+/* pb_cmp_regressed on its own: significant, at the boot level and judged. */
+static void test_regressed(void **state)
+{
+	struct pb_eval e = { .significant = true, .verdict = "regression" };
+
+	(void)state;
+	assert_true(pb_cmp_regressed(&e));
+	e.within = true;
+	assert_false(pb_cmp_regressed(&e));
+	e.within = false;
+	snprintf(e.not_judged, sizeof(e.not_judged), "stall on the baseline");
+	assert_false(pb_cmp_regressed(&e));
 }
 
 /* A kind seen as a warning in one file and an error in another is an error. */
@@ -481,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_error_outweighs),
 		cmocka_unit_test(test_not_judged_compare),
 		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_regressed),
 		cmocka_unit_test(test_2009_table),
 	};
 
