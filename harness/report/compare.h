@@ -91,8 +91,8 @@ struct pb_cell {
 	struct pb_cmp_level	*lv;		/* [nu]: where each of those runs sits */
 	int			lvcap;
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
-	char			run_error[32];	/* a run-wide error finding of one of its files
-						 * (its kind, the first), or "" */
+	char			run_error[32];	/* the kind of a run-wide error finding of
+						 * one of its files (the first), or "" */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */
 	struct pb_mark		*marks;
