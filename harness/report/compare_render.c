@@ -304,9 +304,8 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 		s = xprintf(r->md ? "**%+.*f%%%s %s %s** (boot level), resolves ±%.1f%%%s" :
 			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci,
 			    p, e->verdict, e->mde, note);
-	else if (e->not_judged[0])
-		s = xprintf("%+.*f%%%s %s, not judged: %s%s", d, e->change, ci, p,
-			    e->not_judged, note);
+	else if (e->not_judged[0])	/* no q: nothing is judged on it */
+		s = xprintf("%+.*f%%%s, not judged: %s%s", d, e->change, ci, e->not_judged, note);
 	else if (e->test && !strcmp(e->outcome, "inconclusive"))
 		s = xprintf("%+.*f%%%s %s, inconclusive%s", d, e->change, ci, p, note);
 	else if (!isnan(e->mde))
