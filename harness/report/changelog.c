@@ -103,6 +103,7 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 	for (int i = 0; i < c->nr_tables; i++) {
 		char line[4096], words[600];
 		int missing = 0, within = 0, said = 0;
+		struct pb_cmp_tally ty = { 0 };	/* the cells not changed, by outcome */
 		size_t off;
 
 		if (done[i])
@@ -121,6 +122,8 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 				continue;
 			}
 			within += !e.between;
+			if (pb_cmp_tally_add(&ty, &e))
+				continue;
 			regressions += pb_cmp_regressed(&e);
 			cell_words(t, &e, o, words, sizeof(words));
 			if (off < sizeof(line))
@@ -128,9 +131,13 @@ static int pb_changelog_verdicts(const struct pb_cmp *c, const struct pb_changel
 							said ? ";" : "", words);
 			said++;
 		}
+		int unchanged = ty.no_change + ty.inconclusive + ty.not_judged;
+
+		if (off < sizeof(line))
+			off += pb_cmp_tally_words(&ty, said, line + off, sizeof(line) - off);
 		if (off < sizeof(line) && missing)
 			off += (size_t)snprintf(line + off, sizeof(line) - off, "%s %d not compared "
-				"(no values on one side)", said ? ";" : "", missing);
+				"(no values on one side)", said || unchanged ? ";" : "", missing);
 		if (off < sizeof(line) && within)
 			snprintf(line + off, sizeof(line) - off, " (%s: one run a side, the "
 				 "intervals leave the variation between runs out)",

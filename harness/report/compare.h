@@ -91,6 +91,8 @@ struct pb_cell {
 	struct pb_cmp_level	*lv;		/* [nu]: where each of those runs sits */
 	int			lvcap;
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
+	char			run_error[32];	/* the kind of a run-wide error finding of
+						 * one of its files (the first), or "" */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */
 	double			wall_s;		/* its jobs' wall time, every status */
@@ -214,9 +216,23 @@ struct pb_eval {
 	bool			stands_in;	/* ... a between-invocation figure */
 	double			tipping;	/* percent; NAN unless within and significant */
 	double			mde;		/* percent, pb_mde() of the cell's test; NAN */
+	/*
+	 * What the evidence supports (pb_cmp_outcome_of): "changed"
+	 * (significant), "no-change" (the whole 95 % interval inside
+	 * ±mde), "inconclusive" (not significant, the interval reaching
+	 * beyond ±mde or no resolution), "not-judged" (an error finding on
+	 * either side, untested, or no baseline), "baseline"; NULL when
+	 * the cell has no values.
+	 */
+	const char		*outcome;
+	/* not-judged for an error finding: "<kind> on <side>"; else "" */
+	char			not_judged[80];
 };
 
-/* Does e count as a regression (exit codes, nightly, export): significant at the boot level. */
+/*
+ * Does e count as a regression (exit codes, nightly, export): significant at
+ * the boot level, and judged (no error finding on either side).
+ */
 bool pb_cmp_regressed(const struct pb_eval *e);
 /* "boot level", "boot level (between-boot noise from SOURCE)", "within one boot" */
 void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len);
@@ -224,11 +240,27 @@ void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len);
 const char *pb_cmp_unit_name(const struct pb_eval *e);
 /*
  * e's qualification for a message, "" when none: "resolves ±2.4 %"
- * (significant at the boot level), "no change beyond ±2.4 %" (not
- * significant), or "within one boot a side; holds if boots vary by less
- * than 0.7 %; boot each kernel twice, or run pinbench calibrate".
+ * (significant at the boot level), "no change beyond ±2.4 %" (outcome
+ * no-change), "inconclusive (interval [-0.5, +23.0])", "not judged:
+ * noisy-neighbor on this side", or "within one boot a side; holds if boots
+ * vary by less than 0.7 %; boot each kernel twice, or run pinbench
+ * calibrate".  Every verdict that states one says it through this
+ * (compare, report, nightly, export).
  */
 void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len);
+/* Cells of a heading counted by outcome ("1 placement: no change beyond ±2.0 %"). */
+struct pb_cmp_tally {
+	int	no_change, inconclusive, not_judged;
+	double	beyond;		/* the largest "no change beyond" */
+	char	why[80];	/* the first not-judged cell's reason */
+};
+/* Count e (not changed) into ty; false when e is changed or has no outcome. */
+bool pb_cmp_tally_add(struct pb_cmp_tally *ty, const struct pb_eval *e);
+/*
+ * ty in words, each part after "; " (or " " first when !said): "2 placements: no
+ * change beyond ±2.0 %; 1 inconclusive; 1 not judged (error findings)".
+ */
+size_t pb_cmp_tally_words(const struct pb_cmp_tally *ty, bool said, char *buf, size_t len);
 /*
  * Ask fn (NULL: none) for each table's variation between boots, into
  * t->between (sd NAN when none is known or it must not be used).

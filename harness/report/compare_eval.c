@@ -313,6 +313,59 @@ static void eval_levels(const struct pb_table *t, const struct judged *j, struct
 					   j->lb.boots) * 100.0;
 }
 
+/* The kind of cell's first error finding (its own, or run-wide), or NULL. */
+static const char *error_kind(const struct pb_cell *cell)
+{
+	for (int i = 0; cell && i < cell->nr_marks; i++)
+		if (!strcmp(cell->marks[i].severity, "error"))
+			return cell->marks[i].kind;
+	return cell && cell->run_error[0] ? cell->run_error : NULL;
+}
+
+/* An error finding on either side: the cell is not judged, e->not_judged says why. */
+static bool not_judged(const struct pb_cell *cell, const struct pb_cell *base,
+		       struct pb_eval *e)
+{
+	const char *kb = error_kind(base), *kc = error_kind(cell);
+
+	if (kb && kc && !strcmp(kb, kc))
+		snprintf(e->not_judged, sizeof(e->not_judged), "%s on both sides", kc);
+	else if (kb && kc)
+		snprintf(e->not_judged, sizeof(e->not_judged), "%s on this side, %s on the "
+			 "baseline", kc, kb);
+	else if (kb || kc)
+		snprintf(e->not_judged, sizeof(e->not_judged), "%s on %s", kc ? kc : kb,
+			 kc ? "this side" : "the baseline");
+	return kb || kc;
+}
+
+/*
+ * A tested cell's outcome: changed when significant; no change when its
+ * whole interval lies inside ±mde (the resolution, so never narrower
+ * than the interval reaches); inconclusive otherwise.
+ */
+static const char *tested_outcome(const struct pb_eval *e)
+{
+	if (e->significant)
+		return "changed";
+	if (!isnan(e->mde) && e->ci_lo >= -e->mde && e->ci_hi <= e->mde)
+		return "no-change";
+	return "inconclusive";
+}
+
+/* The verdict of a cell with values and a baseline, after the test. */
+static void eval_outcome(const struct pb_cell *cell, const struct pb_cell *base,
+			 struct pb_eval *e)
+{
+	if (not_judged(cell, base, e)) {
+		e->significant = false;
+		e->verdict = "not-judged";
+		e->outcome = "not-judged";
+	} else {
+		e->outcome = e->test ? tested_outcome(e) : "not-judged";
+	}
+}
+
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e)
 {
@@ -333,9 +386,10 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 	e->between = pb_cmp_between(t);
 	n = pb_cmp_values(t, cell, &v);
 	pb_summarize(v, n, t->rate, &e->s);
+	e->outcome = "not-judged";
 	if (cell == base) {
 		e->is_base = true;
-		e->verdict = "baseline";
+		e->verdict = e->outcome = "baseline";
 		return;
 	}
 	n = base ? pb_cmp_values(t, base, &v) : 0;
@@ -361,11 +415,13 @@ void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 	if (e->within && e->significant)	/* never read as a regression */
 		e->verdict = e->verdict[0] == 'r' ? "regression-within-boot" :
 			     "improvement-within-boot";
+	eval_outcome(cell, base, e);
 }
 
 bool pb_cmp_regressed(const struct pb_eval *e)
 {
-	return e->significant && !e->within && !strcmp(e->verdict, "regression");
+	return e->significant && !e->within && !e->not_judged[0] &&
+	       !strcmp(e->verdict, "regression");
 }
 
 const char *pb_cmp_unit_name(const struct pb_eval *e)
@@ -391,21 +447,82 @@ void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len)
 
 void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len)
 {
+	const char *within = e->within ? " within one boot a side" : "";
+
 	if (!len)
 		return;
 	buf[0] = 0;
-	if (!e->test)
+	if (e->not_judged[0])
+		snprintf(buf, len, "not judged: %s", e->not_judged);
+	else if (!e->test)
 		return;
-	if (e->within && e->significant)
+	else if (e->within && e->significant)
 		snprintf(buf, len, "within one boot a side; holds if boots vary by less than "
 			 "%.1f %%; boot each kernel twice, or run pinbench calibrate", e->tipping);
-	else if (isnan(e->mde))
-		return;
+	else if (!e->significant && !strcmp(e->outcome, "no-change"))
+		snprintf(buf, len, "no change beyond ±%.1f %%%s", e->mde, within);
+	else if (!e->significant && isinf(e->ci_hi))
+		snprintf(buf, len, "inconclusive (interval [%+.1f, +inf])%s", e->ci_lo, within);
 	else if (!e->significant)
-		snprintf(buf, len, "no change beyond ±%.1f %%%s", e->mde,
-			 e->within ? " within one boot a side" : "");
-	else
+		snprintf(buf, len, "inconclusive (interval [%+.1f, %+.1f])%s", e->ci_lo,
+			 e->ci_hi, within);
+	else if (!isnan(e->mde))
 		snprintf(buf, len, "resolves ±%.1f %%", e->mde);
+}
+
+bool pb_cmp_tally_add(struct pb_cmp_tally *ty, const struct pb_eval *e)
+{
+	if (!e->outcome)
+		return false;
+	if (!strcmp(e->outcome, "no-change")) {
+		ty->no_change++;
+		ty->beyond = e->mde > ty->beyond ? e->mde : ty->beyond;
+	} else if (!strcmp(e->outcome, "inconclusive")) {
+		ty->inconclusive++;
+	} else if (!strcmp(e->outcome, "not-judged")) {
+		if (!ty->not_judged++)
+			snprintf(ty->why, sizeof(ty->why), "%s",
+				 e->not_judged[0] ? e->not_judged : "untested");
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* "; 2 others", " 1 placement": the head of one part of a tally's words. */
+static size_t tally_head(int n, bool said, char *buf, size_t len)
+{
+	return (size_t)snprintf(buf, len, "%s %d %s", said ? ";" : "", n,
+				said ? (n > 1 ? "others" : "other") :
+				(n > 1 ? "placements" : "placement"));
+}
+
+size_t pb_cmp_tally_words(const struct pb_cmp_tally *ty, bool said, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (len)
+		buf[0] = 0;
+	if (off < len && ty->no_change) {
+		off += tally_head(ty->no_change, said, buf + off, len - off);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off,
+						": no change beyond ±%.1f %%", ty->beyond);
+		said = true;
+	}
+	if (off < len && ty->inconclusive) {
+		off += tally_head(ty->inconclusive, said, buf + off, len - off);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, " inconclusive");
+		said = true;
+	}
+	if (off < len && ty->not_judged) {
+		off += tally_head(ty->not_judged, said, buf + off, len - off);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, " not judged (%s%s)",
+						ty->why, ty->not_judged > 1 ? ", ..." : "");
+	}
+	return off < len ? off : len ? len - 1 : 0;
 }
 
 void pb_cmp_ask_between(struct pb_cmp *c, pb_between_fn fn, void *ctx)

@@ -335,24 +335,33 @@ static int add_figure(struct pb_cell *cell, const char *name, double v, double w
 	return 0;
 }
 
+/*
+ * A finding a of a cell's runs as its mark, once per kind; a later error of
+ * a kind first seen as a warning takes its place (an error outweighs it).
+ */
 static int add_mark(struct pb_cell *cell, json_t *a)
 {
-	const char *kind = jstr(a, "kind", "unknown");
+	const char *kind = jstr(a, "kind", "unknown"), *sev = jstr(a, "severity", "warn");
 	struct pb_mark *m;
 	int i;
 
-	if (!strcmp(jstr(a, "severity", "warn"), "info"))
+	if (!strcmp(sev, "info"))
 		return 0;	/* info findings carry no mark, as in pinbench run's tables */
-	for (i = 0; i < cell->nr_marks; i++)
-		if (!strcmp(cell->marks[i].kind, kind))
-			return 0;
-	m = realloc(cell->marks, (size_t)(cell->nr_marks + 1) * sizeof(*m));
-	if (!m)
-		return -1;
-	cell->marks = m;
-	m = &m[cell->nr_marks++];
+	for (i = 0; i < cell->nr_marks && strcmp(cell->marks[i].kind, kind); i++)
+		;
+	if (i < cell->nr_marks && (strcmp(sev, "error") ||
+				   !strcmp(cell->marks[i].severity, "error")))
+		return 0;
+	if (i == cell->nr_marks) {
+		m = realloc(cell->marks, (size_t)(cell->nr_marks + 1) * sizeof(*m));
+		if (!m)
+			return -1;
+		cell->marks = m;
+		cell->nr_marks++;
+	}
+	m = &cell->marks[i];
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
-	snprintf(m->severity, sizeof(m->severity), "%s", jstr(a, "severity", "warn"));
+	snprintf(m->severity, sizeof(m->severity), "%s", sev);
 	snprintf(m->message, sizeof(m->message), "%s", jstr(a, "message", ""));
 	return 0;
 }
@@ -581,8 +590,21 @@ int pb_cmp_set_aside(struct pb_cmp *c, int keep)
 	return n;
 }
 
+/* The kind of the file's first run-wide anomaly of severity error, or NULL. */
+static const char *run_error_of(json_t *root)
+{
+	json_t *a;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "anomalies"), i, a)
+		if (!strcmp(jstr(a, "severity", ""), "error"))
+			return jstr(a, "kind", "unknown");
+	return NULL;
+}
+
+/* job of a file whose first run-wide error finding is run_err (NULL: none) into group. */
 static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
-		   struct pb_cmp_level *lv)
+		   struct pb_cmp_level *lv, const char *run_err)
 {
 	struct pb_table *t = get_table(c, job, tcap);
 	json_t *reps = json_object_get(job, "repeats"), *r, *a;
@@ -597,6 +619,8 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
 
 	if (!t || !(cell = get_cell(t, group)))
 		return -1;
+	if (run_err && !cell->run_error[0])
+		snprintf(cell->run_error, sizeof(cell->run_error), "%s", run_err);
 	hold_params(c, t, group, json_object_get(job, "params"), jstr(job, "bench", NULL));
 	if (!t->cpus[0])
 		cpus_text(json_object_get(job, "cpus"), t->cpus, sizeof(t->cpus));
@@ -923,7 +947,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 	}
 	level_of(root, &lv);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
-		if (group < 0 || add_job(c, group, job, tcap, &lv)) {
+		if (group < 0 || add_job(c, group, job, tcap, &lv, run_error_of(root))) {
 			snprintf(err, len, "%s: out of memory", path);
 			rc = -1;
 			break;

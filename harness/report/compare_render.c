@@ -304,6 +304,10 @@ static char *change_text(const struct rctx *r, const struct pb_cell *cell,
 		s = xprintf(r->md ? "**%+.*f%%%s %s %s** (boot level), resolves ±%.1f%%%s" :
 			    "%+.*f%%%s %s %s (boot level), resolves ±%.1f%%%s", d, e->change, ci,
 			    p, e->verdict, e->mde, note);
+	else if (e->not_judged[0])	/* no q: nothing is judged on it */
+		s = xprintf("%+.*f%%%s, not judged: %s%s", d, e->change, ci, e->not_judged, note);
+	else if (e->test && !strcmp(e->outcome, "inconclusive"))
+		s = xprintf("%+.*f%%%s %s, inconclusive%s", d, e->change, ci, p, note);
 	else if (!isnan(e->mde))
 		s = xprintf("%+.*f%%%s %s, no change beyond ±%.1f%%%s", d, e->change, ci, p,
 			    e->mde, note);
@@ -786,7 +790,9 @@ static void csv_row(const struct rctx *r, const struct pb_table *t, int g)
 	fprintf(f, "%d,%d,", e.lv.boots, e.lv.invocations);
 	csv_num(f, e.tipping, e.test != NULL);
 	csv_num(f, e.mde, e.test != NULL);
-	fprintf(f, "%s\n", e.test && e.within && e.significant ? "true" : "false");
+	fprintf(f, "%s,", e.test && e.within && e.significant ? "true" : "false");
+	csv_field(f, has && e.outcome ? e.outcome : "", false);
+	csv_field(f, e.not_judged, true);
 }
 
 static json_t *jnum(double x, bool has)
@@ -873,6 +879,9 @@ static void json_row(const struct rctx *r, const struct pb_table *t, int g)
 	json_object_set_new(o, "p_adj", jnum(e.p_adj, e.has_base));
 	json_object_set_new(o, "significant", json_boolean(e.significant));
 	json_object_set_new(o, "verdict", has ? json_string(e.verdict) : json_null());
+	json_object_set_new(o, "outcome", has && e.outcome ? json_string(e.outcome) : json_null());
+	json_object_set_new(o, "not_judged", e.not_judged[0] ? json_string(e.not_judged) :
+			    json_null());
 	json_levels(o, &e);
 	json_object_set_new(o, "anomalies", json_marks(cell));
 	json_object_set_new(o, "per_op", json_figs(has ? cell : NULL, base));
@@ -1027,7 +1036,7 @@ int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		fputs("job,placement,metric,unit,better,label,status,n,runs,tested,mean,stddev,"
 		      "ci95_lo,ci95_hi,baseline,change_pct,change_ci95_lo,change_ci95_hi,p,p_adj,"
 		      "significant,verdict,anomalies,test,tested_unit,verdict_level,boots,"
-		      "invocations,tipping_cv,resolves,within_boot\n", out);
+		      "invocations,tipping_cv,resolves,within_boot,outcome,not_judged\n", out);
 	if (o->format == PB_FMT_TEXT || r.md)
 		print_header(&r);
 	print_env_diffs(&r);

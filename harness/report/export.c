@@ -95,9 +95,11 @@ static void judge(struct xctx *x, struct xcase *k)
 		bool within = k->e.within && k->e.significant;
 
 		snprintf(k->msg, sizeof(k->msg), "%s: %s against %s%s%s%s",
-			 within ? "changed within its boot, not a failure" : k->e.verdict, ch,
+			 within ? "changed within its boot, not a failure" :
+			 k->e.significant ? k->e.verdict : k->e.outcome, ch,
 			 o->base_name ? o->base_name : "the baseline",
-			 k->e.within || !k->e.test ? "" : "; at the boot level",
+			 k->e.within || !k->e.test || k->e.not_judged[0] ? "" :
+			 "; at the boot level",
 			 q[0] ? "; " : "", q);
 	}
 	if (cell->interrupted) {

@@ -528,6 +528,8 @@ static void verdict_text(const struct judged *j, char *buf, size_t len)
 	else if (!j->e.has_base)
 		snprintf(buf, len, "%s",
 			 j->e.s.n ? "nothing to compare" : "no result tonight");
+	else if (j->e.not_judged[0])	/* said, never a regression */
+		snprintf(buf, len, "%+.1f %%: %s", j->e.change, q);
 	else if (j->e.significant && j->e.within)
 		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, "
 			 "not a regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);

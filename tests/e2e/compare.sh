@@ -91,8 +91,8 @@ check "--format json: one boot a side is within-boot, with its tipping point" \
 	pyjson "$T/o.json" 'any(r["verdict_level"] == "within-boot" and (r["tipping_cv"] or 0) > 0 and
 		r["verdict"] == "regression-within-boot" for r in d["results"])'
 $PB compare --format csv "$T/b" >"$T/o.csv" 2>&1
-check "--format csv: the level columns at the end" \
-	grep -q ',test,tested_unit,verdict_level,boots,invocations,tipping_cv,resolves,within_boot$' \
+check "--format csv: the level and outcome columns at the end" \
+	grep -q ',test,tested_unit,verdict_level,boots,invocations,tipping_cv,resolves,within_boot,outcome,not_judged$' \
 	"$T/o.csv"
 
 # One file counts once: the same file twice, two folders linked to each

@@ -235,6 +235,38 @@ static void test_skip_fail_anomaly(void **state)
 	free(out);
 }
 
+/*
+ * +5 % with an error finding on the new kernel's pingpong same-cpu runs:
+ * that cell is not judged (no regression case), its value case says so in
+ * the words compare uses, and the finding is its error case.
+ */
+static void test_not_judged(void **state)
+{
+	char name[64], files[3][300], *a, *b, *out;
+	struct pb_exp_counts n;
+	struct gen_spec s;
+
+	(void)state;
+	gen_defaults(&s);
+	s.rmin = s.rmax = 8;
+	a = gen_boots(&s, "nj-1", files);
+	s.seed = 2;
+	s.shift = 0.05;
+	s.anomaly = "noisy-neighbor:pingpong:same-cpu";
+	s.severity = "error";
+	snprintf(name, sizeof(name), "nj-2");
+	b = gen_boots(&s, name, files);
+	out = export(b, a, PB_EXP_JUNIT, &n);
+	assert_int_equal(count(out, "<failure type=\"regression\""), 1);
+	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"not-judged\"/>"));
+	assert_non_null(strstr(out, "<failure type=\"anomaly\" message=\"noisy-neighbor: "));
+	free(out);
+	out = export(b, a, PB_EXP_KTAP, &n);
+	assert_non_null(strstr(out, " us, not-judged: +5."));
+	assert_non_null(strstr(out, "against 6.1; not judged: noisy-neighbor on this side\n"));
+	free(out);
+}
+
 /* Job names with '/' and '=', units with 'µ': words LAVA's signal parser splits right. */
 static void test_lava_words(void **state)
 {
@@ -421,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_aa_passes),
 		cmocka_unit_test(test_shift_fails_regressions),
+		cmocka_unit_test(test_not_judged),
 		cmocka_unit_test(test_skip_fail_anomaly),
 		cmocka_unit_test(test_skip_reasons),
 		cmocka_unit_test(test_lava_words),

@@ -45,6 +45,29 @@ static void write_boot(const char *name, const char *label, const char *boot,
 	fclose(f);
 }
 
+/*
+ * A file of one boot and one run of value v, with a finding of kind and
+ * severity on its job (where "job") or run-wide (where "run").
+ */
+static void write_finding(const char *name, const char *label, const char *boot, double v,
+			  const char *where, const char *kind, const char *sev)
+{
+	char path[512], finding[256];
+	FILE *f;
+
+	snprintf(finding, sizeof(finding), "\"anomalies\": [{\"kind\": \"%s\", "
+		 "\"severity\": \"%s\", \"message\": \"75.5 %%\"}], ", kind, sev);
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"schema\": \"pinbench-result/1\", \"label\": \"%s\", \"boot_id\": \"%s\", "
+		"%s\"jobs\": [{\"name\": \"j\", \"placement\": \"same-cpu\", \"status\": \"ok\", "
+		"%s\"round\": 1, \"metric\": {\"name\": \"rtt\", \"unit\": \"ns\", "
+		"\"better\": \"lower\"}, \"repeats\": [{\"value\": %.10g}]}]}\n", label, boot,
+		!strcmp(where, "run") ? finding : "", !strcmp(where, "job") ? finding : "", v);
+	fclose(f);
+}
+
 static void load(struct pb_cmp *c, const char *name)
 {
 	char path[512], err[512];
@@ -232,6 +255,188 @@ static void test_no_change_beyond(void **state)
 	pb_cmp_qualify(&e, q, sizeof(q));
 	snprintf(want, sizeof(want), "no change beyond ±%.1f %%", e.mde);
 	assert_string_equal(q, want);
+	/* an A/A whose whole interval lies inside the resolution */
+	assert_string_equal(e.outcome, "no-change");
+	assert_true(e.ci_lo > -e.mde && e.ci_hi < e.mde);
+	pb_cmp_free(&c);
+}
+
+/*
+ * An injected +12 % the data cannot resolve: three boots a side of one run,
+ * B = 1.12 x A, A's boots 6 % apart.  Not significant, and its interval
+ * reaches beyond the resolution on the slower side: "inconclusive
+ * (interval [a, b])", never "no change beyond", never a regression.
+ */
+static void test_inconclusive(void **state)
+{
+	static const double a[3] = { 93.5, 100, 106.5 };
+	struct pb_cmp c = { 0 };
+	struct pb_eval e;
+	char q[300], want[120], file[32], boot[16];
+	double v;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		snprintf(file, sizeof(file), "ia%d.json", i);
+		snprintf(boot, sizeof(boot), "a%d", i);
+		write_boot(file, "A", boot, &a[i], 1);
+		load(&c, file);
+		snprintf(file, sizeof(file), "ib%d.json", i);
+		snprintf(boot, sizeof(boot), "b%d", i);
+		v = a[i] * 1.12;
+		write_boot(file, "B", boot, &v, 1);
+		load(&c, file);
+	}
+	judge(&c, &e);
+	assert_int_equal(e.unit, PB_LEVEL_BOOT);
+	assert_float_equal(e.change, 12.0, 1e-6);
+	assert_false(e.significant);
+	assert_true(e.ci_lo < 0 && e.ci_hi > e.mde);
+	assert_string_equal(e.outcome, "inconclusive");
+	pb_cmp_qualify(&e, q, sizeof(q));
+	snprintf(want, sizeof(want), "inconclusive (interval [%+.1f, %+.1f])", e.ci_lo, e.ci_hi);
+	assert_string_equal(q, want);
+	assert_false(pb_cmp_regressed(&e));
+	pb_cmp_free(&c);
+}
+
+/* A: 100 100.5 99.5, B: 110 110.5 109.5, a boot each run; B's finding where/kind/sev. */
+static void judge_finding(struct pb_cmp *c, struct pb_eval *e, const char *side,
+			  const char *where, const char *sev)
+{
+	static const double a[3] = { 100, 100.5, 99.5 };
+	char file[48], boot[16];
+
+	for (int i = 0; i < 6; i++) {
+		bool is_b = i >= 3;
+		bool mine = !strcmp(side, is_b ? "B" : "A") && i % 3 == 1;
+
+		snprintf(file, sizeof(file), "f%s%s%s%d.json", side, where, sev, i);
+		snprintf(boot, sizeof(boot), "f%d", i);
+		write_finding(file, is_b ? "B" : "A", boot, a[i % 3] + (is_b ? 10 : 0),
+			      mine ? where : "none", "noisy-neighbor", sev);
+		load(c, file);
+	}
+	judge(c, e);
+}
+
+/*
+ * An error finding on either side's runs: the cell is not judged, says so,
+ * and is never a regression; a warning leaves it judged (a regression).
+ */
+static void test_not_judged(void **state)
+{
+	struct pb_cmp c[4] = { 0 };
+	struct pb_eval e;
+	char q[300];
+
+	(void)state;
+	judge_finding(&c[0], &e, "B", "job", "warn");
+	assert_string_equal(e.outcome, "changed");
+	assert_string_equal(e.verdict, "regression");
+	assert_true(pb_cmp_regressed(&e));
+	assert_string_equal(e.not_judged, "");
+
+	judge_finding(&c[1], &e, "B", "job", "error");
+	assert_string_equal(e.outcome, "not-judged");
+	assert_string_equal(e.verdict, "not-judged");
+	assert_string_equal(e.not_judged, "noisy-neighbor on this side");
+	assert_false(e.significant);
+	assert_false(pb_cmp_regressed(&e));
+	pb_cmp_qualify(&e, q, sizeof(q));
+	assert_string_equal(q, "not judged: noisy-neighbor on this side");
+
+	judge_finding(&c[2], &e, "A", "run", "error");	/* run-wide, on the baseline */
+	assert_string_equal(e.not_judged, "noisy-neighbor on the baseline");
+	assert_string_equal(e.outcome, "not-judged");
+	assert_false(e.significant);
+	assert_false(pb_cmp_regressed(&e));
+
+	judge_finding(&c[3], &e, "A", "job", "error");
+	assert_string_equal(e.not_judged, "noisy-neighbor on the baseline");
+	for (int i = 0; i < 4; i++)
+		pb_cmp_free(&c[i]);
+}
+
+/* compare's text and csv say it: the cell's Change, and the outcome columns. */
+static void test_not_judged_compare(void **state)
+{
+	struct pb_cmp_opts o = { .format = PB_FMT_TEXT, .min_change = PB_CMP_MIN_CHG };
+	struct pb_cmp c = { 0 };
+	struct pb_eval e;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	judge_finding(&c, &e, "B", "job", "error");
+	for (int k = 0; k < 2; k++) {
+		f = open_memstream(&out, &len);
+		assert_non_null(f);
+		assert_int_equal(pb_cmp_report(&c, &o, f, err, sizeof(err)), 0);
+		fclose(f);
+		assert_non_null(strstr(out, k ? ",not-judged,noisy-neighbor on this side\n" :
+				       ", not judged: noisy-neighbor on this side"));
+		free(out);
+		o.format = PB_FMT_CSV;
+	}
+	pb_cmp_free(&c);
+}
+
+/* A heading's count of the cells not changed, each outcome apart. */
+static void test_tally(void **state)
+{
+	struct pb_cmp_tally ty = { 0 };
+	struct pb_eval e = { .outcome = "no-change", .mde = 2.0 };
+	char buf[200];
+
+	(void)state;
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	e.outcome = "inconclusive";
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, false, buf, sizeof(buf));
+	assert_string_equal(buf, " 1 placement: no change beyond ±2.0 %; 1 other inconclusive");
+	e.outcome = "not-judged";
+	snprintf(e.not_judged, sizeof(e.not_judged), "noisy-neighbor on this side");
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	e.outcome = "changed";
+	assert_false(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, true, buf, sizeof(buf));
+	assert_string_equal(buf, "; 1 other: no change beyond ±2.0 %; 1 other inconclusive; "
+			    "1 other not judged (noisy-neighbor on this side)");
+	ty = (struct pb_cmp_tally){ 0 };
+	e.outcome = "inconclusive";
+	assert_true(pb_cmp_tally_add(&ty, &e));
+	pb_cmp_tally_words(&ty, false, buf, sizeof(buf));
+	assert_string_equal(buf, " 1 placement inconclusive");
+}
+
+/* pb_cmp_regressed on its own: significant, at the boot level and judged. */
+static void test_regressed(void **state)
+{
+	struct pb_eval e = { .significant = true, .verdict = "regression" };
+
+	(void)state;
+	assert_true(pb_cmp_regressed(&e));
+	e.within = true;
+	assert_false(pb_cmp_regressed(&e));
+	e.within = false;
+	snprintf(e.not_judged, sizeof(e.not_judged), "stall on the baseline");
+	assert_false(pb_cmp_regressed(&e));
+}
+
+/* A kind seen as a warning in one file and an error in another is an error. */
+static void test_error_outweighs(void **state)
+{
+	struct pb_cmp c = { 0 };
+
+	(void)state;
+	write_finding("w1.json", "A", "w1", 100, "job", "noisy-neighbor", "warn");
+	write_finding("w2.json", "A", "w2", 101, "job", "noisy-neighbor", "error");
+	load(&c, "w1.json");
+	load(&c, "w2.json");
+	assert_int_equal(c.t[0].cells[0].nr_marks, 1);
+	assert_string_equal(c.t[0].cells[0].marks[0].severity, "error");
 	pb_cmp_free(&c);
 }
 
@@ -287,6 +492,12 @@ int main(void)
 		cmocka_unit_test(test_one_boot_within),
 		cmocka_unit_test(test_one_boot_widened),
 		cmocka_unit_test(test_no_change_beyond),
+		cmocka_unit_test(test_inconclusive),
+		cmocka_unit_test(test_not_judged),
+		cmocka_unit_test(test_error_outweighs),
+		cmocka_unit_test(test_not_judged_compare),
+		cmocka_unit_test(test_tally),
+		cmocka_unit_test(test_regressed),
 		cmocka_unit_test(test_2009_table),
 	};
 
