@@ -1008,33 +1008,41 @@ static void history_tics(FILE *gp, const struct pb_history *h, const struct pb_h
 		chars > 80 ? "rotate by -30" : "norotate", c->n - 1);
 }
 
+/* A block of the values of the runs judged (tonight's) or not: false when there are none. */
+static bool history_values(struct plotter *p, const struct pb_history *h,
+			   const struct pb_history_cell *c, bool judged, struct extent *ext)
+{
+	bool head = false;
+	int i, k;
+
+	for (i = 0; i < c->n; i++) {
+		const struct pb_history_point *pt = &c->pt[i];
+
+		if (h->runs[pt->run].judged != judged)
+			continue;
+		if (!head)
+			block_head(p, judged ? "tonight" : "runs", " \"value\"");
+		head = true;
+		for (k = 0; k < pt->nv; k++) {
+			fprintf(p->dat, "%d %.10g\n", i, pt->val[k]);
+			extent_add(ext, pt->val[k], pt->val[k]);
+		}
+		if (!pt->nv)	/* a mean alone: the run's dot is its mean */
+			fprintf(p->dat, "%d %.10g\n", i, pt->v);
+	}
+	return head;
+}
+
 /*
- * The data blocks of a cell: the earlier runs' values, tonight's values,
- * the run means (a line).  Which were written: bit 0, 1, 2; their first
- * index in *first; the y extent in ext.
+ * The data blocks of a cell, in the order they are drawn: the earlier
+ * runs' values, the run means (a line), tonight's values.  Which were
+ * written: bit 0, 1, 2; the y extent in ext.
  */
 static int history_blocks(struct plotter *p, const struct pb_history *h,
-			  const struct pb_history_cell *c, int *first, struct extent *ext)
+			  const struct pb_history_cell *c, struct extent *ext)
 {
-	int i, k, b, made = 0;
+	int i, made = history_values(p, h, c, false, ext) ? 1 : 0;
 
-	*first = p->index;
-	for (b = 0; b < 2; b++)	/* 0: earlier nights, 1: tonight */
-		for (i = 0; i < c->n; i++) {
-			const struct pb_history_point *pt = &c->pt[i];
-
-			if (h->runs[pt->run].judged != (b == 1))
-				continue;
-			if (!(made & 1 << b))
-				block_head(p, b ? "tonight" : "runs", " \"value\"");
-			made |= 1 << b;
-			for (k = 0; k < pt->nv; k++) {
-				fprintf(p->dat, "%d %.10g\n", i, pt->val[k]);
-				extent_add(ext, pt->val[k], pt->val[k]);
-			}
-			if (!pt->nv)	/* a mean alone: the run's dot is its mean */
-				fprintf(p->dat, "%d %.10g\n", i, pt->v);
-		}
 	block_head(p, "mean", " \"mean\" \"kernel\"");
 	for (i = 0; i < c->n; i++) {
 		fprintf(p->dat, "%d %.10g ", i, c->pt[i].v);
@@ -1042,7 +1050,7 @@ static int history_blocks(struct plotter *p, const struct pb_history *h,
 		fputc('\n', p->dat);
 		extent_add(ext, c->pt[i].v, c->pt[i].v);
 	}
-	return made | 4;
+	return made | 2 | (history_values(p, h, c, true, ext) ? 4 : 0);
 }
 
 /* The change points: a dashed line before the first run after each, with its size. */
@@ -1100,8 +1108,8 @@ static void history_panel(struct plotter *p, const struct pb_history *h,
 {
 	static const char *const style[] = {
 		"with points pt 7 ps 0.6 lc rgb \"#7fa7cf\" title 'each value of a run'",
-		"with points pt 7 ps 0.8 lc rgb \"#d62728\" title 'tonight'",
 		"with linespoints lw 2 pt 5 ps 0.9 lc rgb \"#1f77b4\" title 'each run''s mean'",
+		"with points pt 7 ps 0.8 lc rgb \"#d62728\" title 'tonight'",
 	};
 	struct extent ext = { 0 };
 	char title[400], sub[200];
@@ -1109,7 +1117,8 @@ static void history_panel(struct plotter *p, const struct pb_history *h,
 	bool band;
 
 	fputs("unset label\nunset arrow\nunset object\n", p->gp);
-	made = history_blocks(p, h, c, &first, &ext);
+	first = p->index;
+	made = history_blocks(p, h, c, &ext);
 	band = history_band(p->gp, h, c, floor, &ext);
 	history_tics(p->gp, h, c);
 	history_steps(p->gp, c);
