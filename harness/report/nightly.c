@@ -5,7 +5,9 @@
  * file (the run engine, as `pinbench run -o DIR --label <kernel release>`
  * runs it, through the function cli hands in: the result lands in
  * DIR/<release>/), find the newest earlier kernel in DIR that ran the
- * same job file, and write report.md and the plots into the run's folder.
+ * same job file, and write the night's report-<UTC date-time>.md and its
+ * plot into the run's folder, report.md and report.png being the newest
+ * night's (hard links): a second night of a kernel keeps the first's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -357,10 +359,10 @@ static int earlier_files(const struct pb_nightly_opts *n, struct pb_nightly *st)
 	return rc;
 }
 
-static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct pb_nightly *st)
+static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct pb_nightly *st,
+			time_t t)
 {
 	char when[64];
-	time_t t = time(NULL);
 	struct tm tm;
 	int i;
 
@@ -688,13 +690,110 @@ static int pick_noise(const struct pb_nightly_opts *n, const struct pb_cmp *c,
 	return 0;
 }
 
-/* Compare; write report.md (and report.png) beside the new result. */
+/* ---- every night's report kept ---- */
+
+static const char *const night_ext[] = { "md", "png", "gp", "dat" };
+
+/*
+ * The name of tonight's report in dir, "report-<UTC date-time>" (and -2,
+ * -3, ... when a night of that second is there): no file (nor symlink) of
+ * any of its extensions there yet.  0, or -1 with err.
+ */
+static int night_stem(const char *dir, time_t t, char *stem, size_t slen, char *err,
+		      size_t len)
+{
+	char base[40], path[PATH_MAX + 64];
+	struct stat sb;
+	struct tm tm;
+	size_t k;
+	int i;
+
+	gmtime_r(&t, &tm);
+	strftime(base, sizeof(base), "report-%Y%m%dT%H%M%SZ", &tm);
+	for (i = 1; i < 100; i++) {
+		snprintf(stem, slen, i > 1 ? "%s-%d" : "%s", base, i);
+		for (k = 0; k < sizeof(night_ext) / sizeof(night_ext[0]); k++) {
+			snprintf(path, sizeof(path), "%s/%s.%s", dir, stem, night_ext[k]);
+			if (!lstat(path, &sb) || errno != ENOENT)
+				break;
+		}
+		if (k == sizeof(night_ext) / sizeof(night_ext[0]))
+			return 0;
+	}
+	return pb_errf(err, len, EEXIST, "%s/%s.md", dir, base);
+}
+
+/*
+ * dir/report.EXT as the newest night's: a hard link to dir/STEM.EXT made
+ * under a temporary name of its own, renamed over report.EXT (a symlink
+ * planted there is replaced, never followed; the night's file stays).  0,
+ * or -1 with err.
+ */
+static int link_newest(const char *dir, const char *stem, const char *ext, char *err,
+		       size_t len)
+{
+	char from[PATH_MAX + 64], to[PATH_MAX + 16], tmp[PATH_MAX + 64];
+	int i, e;
+
+	snprintf(from, sizeof(from), "%s/%s.%s", dir, stem, ext);
+	snprintf(to, sizeof(to), "%s/report.%s", dir, ext);
+	for (i = 0; i < 100; i++) {
+		snprintf(tmp, sizeof(tmp), "%s/.report.%s.%d.%d", dir, ext, (int)getpid(), i);
+		if (!linkat(AT_FDCWD, from, AT_FDCWD, tmp, 0))
+			break;
+		if (errno != EEXIST)
+			return pb_errf(err, len, errno, "%s", to);
+	}
+	if (i == 100)
+		return pb_errf(err, len, EEXIST, "%s", tmp);
+	if (rename(tmp, to)) {
+		e = errno;
+		unlink(tmp);
+		return pb_errf(err, len, e, "%s", to);
+	}
+	return 0;
+}
+
+/* report.md (and, plotted, report.png, .gp, .dat): tonight's. */
+static int link_all_newest(const char *dir, const char *stem, bool plotted, char *err,
+			   size_t len)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; !rc && k < sizeof(night_ext) / sizeof(night_ext[0]); k++)
+		if (!k || plotted)
+			rc = link_newest(dir, stem, night_ext[k], err, len);
+	return rc;
+}
+
+/* The history's plot: each cell's runs over the nights, its noise floor when known. */
+static int plot_history(const struct pb_nightly_opts *n, const struct pb_history *h,
+			const char *path, char *err, size_t len)
+{
+	double *floor = calloc((size_t)h->nr_cells + 1, sizeof(*floor));
+	bool from_noise;
+	int i, rc;
+
+	for (i = 0; floor && i < h->nr_cells; i++)
+		floor[i] = isnan(h->cells[i].cv) ? NAN : cell_floor(n, &h->cells[i], &from_noise);
+	rc = pb_plot_history(h, floor, path, err, len);
+	free(floor);
+	return rc;
+}
+
+/*
+ * Compare; write report-<UTC date-time>.md (and .png) beside the new
+ * result, claimed (never over another night's), and link report.md (and
+ * report.png) to them.
+ */
 static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
 		  char *err, size_t len)
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
 				 .baseline = st->best[0] ? st->best : NULL };
-	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128], *md = NULL;
+	char dir[PATH_MAX], path[PATH_MAX + 64], perr[PATH_MAX + 128], stem[48], *md = NULL;
+	time_t now_t = time(NULL);
 	const struct pb_paths *now = &st->now, *prev = &st->prev;
 	size_t mdlen = 0;
 	struct pb_history h = { 0 };
@@ -713,23 +812,24 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		rc = pb_errf(err, len, 0, "out of memory");
 	if (!rc)
 		rc = pick_noise(n, &c, &nl, &o, err, len);
+	if (!rc)
+		rc = night_stem(dir, now_t, stem, sizeof(stem), err, len);
 	if (!rc) {
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
-		snprintf(path, sizeof(path), "%s/report.png", dir);
+		snprintf(path, sizeof(path), "%s/%s.png", dir, stem);
 		if (got_signal)
 			snprintf(perr, sizeof(perr), "nightly was stopped (SIG%s)",
 				 sigabbrev_np(got_signal));
-		prc = n->plot && !got_signal ?
-		      pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
-		snprintf(path, sizeof(path), "%s/report.md", dir);
+		prc = n->plot && !got_signal ? plot_history(n, &h, path, perr, sizeof(perr)) : -1;
+		snprintf(path, sizeof(path), "%s/%s.md", dir, stem);
 		f = open_memstream(&md, &mdlen);	/* saved whole, atomically */
 		if (!f)
 			snprintf(err, len, "%s: %s", path, strerror(errno));
 		rc = f ? 0 : -1;
 	}
 	if (!rc) {
-		report_head(f, n, st);
+		report_head(f, n, st, now_t);
 		if (nl.line[0]) {
 			fprintf(f, "%s\n\n", nl.line);
 			fprintf(out, "%s\n\n", nl.line);
@@ -749,19 +849,22 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 			fprintf(f, "**Verdict: %s.**\n\n", verdict(st));
 		}
 		if (prc == 0)
-			fprintf(f, "## Plots\n\n![pinbench plots](report.png)\n");
+			fprintf(f, "## Plots\n\n![pinbench plots](%s.png)\n", stem);
 		else if (n->plot)
 			fprintf(f, "## Plots\n\nNot made: %s\n", perr);
 		rc = fclose(f) || r < 0 ? -1 : 0;
 		if (!rc && mdlen && md[mdlen - 1] == '\n')
 			md[mdlen - 1] = 0;	/* pb_file_save adds it */
+		if (!rc)	/* a night's report is never replaced */
+			rc = pb_file_save(path, md, true, err, len) ? -1 : 0;
 		if (!rc)
-			rc = pb_file_save(path, md, false, err, len);
+			rc = link_all_newest(dir, stem, prc == 0, err, len);
 		o.format = PB_FMT_TEXT;
 		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0) {
 			write_noise(out, false, n, st, j, c.nr_tables, &h);
 			write_steps(out, false, n, &h);
-			fprintf(out, "verdict: %s\nreport: %s\n", verdict(st), path);
+			fprintf(out, "verdict: %s\nreport: %s (also report.md)\n", verdict(st),
+				path);
 		}
 	}
 	free(md);
