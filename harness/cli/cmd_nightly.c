@@ -181,10 +181,12 @@ int cmd_nightly(int argc, char **argv)
 		       "too and saved no result; nothing filed\n", sigabbrev_np(st.signal));
 		rc = 3;
 	}
-	if (!rc && !st.best[0])
-		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
-		       n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
-		       "nothing to compare");
+	if (!rc && !st.best[0] && st.same)
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: compared with "
+		       "its earlier run%s (A/A)\n", n.label, n.history, st.same == 1 ? "" : "s");
+	else if (!rc && !st.best[0])
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: nothing to "
+		       "compare\n", n.label, n.history);
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
 		pb_say(warn, "pinbench nightly: %s\n", err);
 		rc = 2;

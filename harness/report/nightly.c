@@ -32,6 +32,7 @@
 #include "report/resultload.h"
 #include "report/plot.h"
 #include "lib/file.h"
+#include "lib/numfmt.h"
 #include "lib/schema.h"
 #include "lib/util.h"
 
@@ -378,8 +379,9 @@ static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct p
 	else
 		fprintf(f, "- compared with: nothing (no earlier kernel in `%s`)\n", n->history);
 	if (st->same)
-		fprintf(f, "- earlier runs of %s: %d (A/A: they measure the noise)\n", n->label,
-			st->same);
+		fprintf(f, "- earlier runs of %s: %d (A/A: %s)\n", n->label, st->same,
+			st->same == 1 ? "a noise figure needs two" :
+			"they measure the noise");
 	for (i = 0; i < st->skipped.n; i++)
 		fprintf(f, "- **skipped**: `%s`\n", st->skipped.v[i]);
 	if (st->signal)
@@ -418,7 +420,8 @@ struct judged {
 	bool			from_noise;	/* 2 x CV, not --min-change */
 	struct pb_eval		e;	/* judged with the floor; has_base false: no change */
 	bool			regression;
-	int			aa_before;	/* no earlier kernel: earlier runs of this one */
+	int			aa_before;	/* earlier runs of this kernel (0: none, or
+					 * no result tonight) */
 	double			aa_change;	/* percent: tonight's against their mean */
 };
 
@@ -478,8 +481,7 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 		j[i].hc = pb_history_find(h, t->job, t->placement);
 		j[i].floor = cell_floor(n, j[i].hc, &j[i].from_noise);
 		pb_cmp_eval(t, ng >= 0 ? pb_cmp_cell(t, ng) : NULL, base, j[i].floor, &j[i].e);
-		if (!st->best[0])
-			aa_check(n, st, h, &j[i]);
+		aa_check(n, st, h, &j[i]);
 		j[i].regression = base && pb_cmp_regressed(&j[i].e);
 		st->regressions += j[i].regression;
 	}
@@ -497,6 +499,11 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 	return 0;
 }
 
+static const char *plural(int k)
+{
+	return k == 1 ? "" : "s";
+}
+
 static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, char *buf,
 		       size_t len)
 {
@@ -507,14 +514,34 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 		snprintf(out, sizeof(out), "; %d left out, a CV > %d x the median",
 			 hc->aa_dropped, PB_HISTORY_BAD_CV);
 	if (j->from_noise)
-		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A runs of %d kernel%s%s)",
-			 j->floor, 100 * hc->cv, hc->aa_runs, hc->aa_kernels,
-			 hc->aa_kernels == 1 ? "" : "s", out);
+		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A run%s of %d kernel%s%s)",
+			 j->floor, 100 * hc->cv, hc->aa_runs, plural(hc->aa_runs), hc->aa_kernels,
+			 plural(hc->aa_kernels), out);
 	else if (hc && !isnan(hc->cv))
 		snprintf(buf, len, "%.1f %% (--min-change; 2 x CV = %.2f %% is below it, "
-			 "%d A/A runs%s)", j->floor, 200 * hc->cv, hc->aa_runs, out);
+			 "%d A/A run%s%s)", j->floor, 200 * hc->cv, hc->aa_runs,
+			 plural(hc->aa_runs), out);
+	else if (j->aa_before == 1)	/* A/A, but no kernel ran twice besides tonight */
+		snprintf(buf, len, "%.1f %% (--min-change; %d earlier run of this kernel, "
+			 "a CV needs 2)", n->min_change, j->aa_before);
 	else
 		snprintf(buf, len, "%.1f %% (--min-change; no A/A runs)", n->min_change);
+}
+
+/* Nothing to compare with: tonight's mean ("tonight 12.3 µs, 4 values"), or "". */
+static void tonight_text(const struct judged *j, char *buf, size_t len)
+{
+	const char *unit = !strcmp(j->t->unit, "us") ? "µs" : j->t->unit;
+	char num[PB_NUM_LEN + 64];
+	struct pb_numfmt nf;
+
+	buf[0] = 0;
+	if (j->e.has_base || !j->e.s.n)
+		return;
+	pb_numfmt_pick(&nf, j->e.s.mean, j->e.s.stddev);
+	snprintf(buf, len, "tonight %s, %d value%s",
+		 pb_numfmt_str(&nf, j->e.s.mean, unit, num, sizeof(num)), j->e.s.n,
+		 plural(j->e.s.n));
 }
 
 static void verdict_text(const struct judged *j, char *buf, size_t len)
@@ -524,12 +551,11 @@ static void verdict_text(const struct judged *j, char *buf, size_t len)
 	pb_cmp_qualify(&j->e, q, sizeof(q));
 	if (!j->e.has_base && j->aa_before)
 		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
-			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
+			 j->aa_before, plural(j->aa_before), j->aa_change,
 			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
 			 "within the floor");
 	else if (!j->e.has_base)
-		snprintf(buf, len, "%s",
-			 j->e.s.n ? "nothing to compare" : "no result tonight");
+		snprintf(buf, len, "%s", j->e.s.n ? "nothing to compare" : "no result tonight");
 	else if (j->e.significant && j->e.within)
 		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, "
 			 "not a regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);
@@ -565,7 +591,7 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 {
 	int i, kernels, runs = aa_total(h, &kernels);
 	const char *in = md ? "" : "  ";
-	char fl[160], vd[640];
+	char fl[160], vd[640], now[PB_NUM_LEN + 128];
 
 	fprintf(f, md ? "## Against the history's noise\n\n" : "\nagainst the history's noise:\n");
 	fprintf(f, "%sA regression is significant and beyond the floor, max(--min-change %.1f %%,"
@@ -573,8 +599,12 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 		" than once\n%s(A/A), pooled over kernels (root mean square by runs - 1), tonight's"
 		" run left out.\n%s", in, n->min_change, in, in, in);
 	if (runs)
-		fprintf(f, "At most %d A/A runs of %d kernel%s.\n", runs, kernels,
-			kernels == 1 ? "" : "s");
+		fprintf(f, "At most %d A/A run%s of %d kernel%s.\n", runs, plural(runs), kernels,
+			plural(kernels));
+	else if (st->same)
+		fprintf(f, "No CV from A/A runs yet: it needs a kernel with two runs besides "
+			"tonight's,\n%sand %s has %d earlier run%s: the floor is --min-change.\n",
+			in, n->label, st->same, plural(st->same));
 	else
 		fprintf(f, "No A/A runs in the history (no kernel ran this job file twice): "
 			"the floor is --min-change.\n");
@@ -585,12 +615,14 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 	for (i = 0; i < nr; i++) {
 		floor_text(&j[i], n, fl, sizeof(fl));
 		verdict_text(&j[i], vd, sizeof(vd));
+		tonight_text(&j[i], now, sizeof(now));
 		if (md)
-			fprintf(f, "| %s | %s | %s | %s%s%s |\n", j[i].t->job, j[i].t->placement,
-				fl, j[i].regression ? "**" : "", vd, j[i].regression ? "**" : "");
+			fprintf(f, "| %s | %s | %s | %s%s%s%s%s |\n", j[i].t->job,
+				j[i].t->placement, fl, now, now[0] ? "; " : "",
+				j[i].regression ? "**" : "", vd, j[i].regression ? "**" : "");
 		else
-			fprintf(f, "  %s %s: floor %s\n    %s\n", j[i].t->job, j[i].t->placement,
-				fl, vd);
+			fprintf(f, "  %s %s: floor %s\n    %s%s%s\n", j[i].t->job,
+				j[i].t->placement, fl, now, now[0] ? "\n    " : "", vd);
 	}
 	fputc('\n', f);
 }
@@ -602,17 +634,21 @@ static void write_steps(FILE *f, bool md, const struct pb_nightly_opts *n, const
 
 	fprintf(f, md ? "## Change points\n\n" : "change points:\n");
 	fprintf(f, "%sE-divisive means over each cell's run means in history order (kernels in"
-		" version order,\n%sruns of a kernel by start time): alpha 1, at least %d runs a "
-		"side, %d permutations,\n%sseed %llu, p < %.2f; %d runs in the history.\n",
-		md ? "" : "  ", md ? "" : "  ", o->min_size, o->permutations, md ? "" : "  ",
-		(unsigned long long)o->seed, o->alpha, h->nr_runs);
+		" version order,\n%sruns of a kernel by start time): alpha 1, at least %d run%s a "
+		"side, %d permutations,\n%sseed %llu, p < %.2f; %d run%s in the history.\n",
+		md ? "" : "  ", md ? "" : "  ", o->min_size, plural(o->min_size), o->permutations,
+		md ? "" : "  ", (unsigned long long)o->seed, o->alpha, h->nr_runs,
+		plural(h->nr_runs));
 	if (md)
 		fprintf(f, "\n| job | placement | runs | change points |\n|---|---|---|---|\n");
 	for (i = 0; i < h->nr_cells; i++) {
 		const struct pb_history_cell *c = &h->cells[i];
 
-		fprintf(f, md ? "| %s | %s | %d | " : "  %s %s (%d runs): ", c->job, c->placement,
-			c->n);
+		if (md)
+			fprintf(f, "| %s | %s | %d | ", c->job, c->placement, c->n);
+		else
+			fprintf(f, "  %s %s (%d run%s): ", c->job, c->placement, c->n,
+				plural(c->n));
 		if (!c->nr_steps)
 			fprintf(f, "no change point");
 		for (k = 0; k < c->nr_steps && k < PB_HISTORY_MAX_STEPS; k++) {
@@ -838,7 +874,8 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
 		o.between = pb_history_between;
 		o.between_ctx = &h;
-		r = pb_cmp_report(&c, &o, f, err, len);
+		/* compare's report is of a comparison: none without an earlier kernel */
+		r = st->best[0] ? pb_cmp_report(&c, &o, f, err, len) : 0;
 		st->regressions = 0;
 		st->cp_regressions = 0;
 		if (r >= 0 && judge_all(n, st, &c, &h, &j))
@@ -860,7 +897,7 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		if (!rc)
 			rc = link_all_newest(dir, stem, prc == 0, err, len);
 		o.format = PB_FMT_TEXT;
-		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0) {
+		if (!rc && (!st->best[0] || pb_cmp_report(&c, &o, out, err, len) >= 0)) {
 			write_noise(out, false, n, st, j, c.nr_tables, &h);
 			write_steps(out, false, n, &h);
 			fprintf(out, "verdict: %s\nreport: %s (also report.md)\n", verdict(st),

@@ -5,8 +5,9 @@
 # 6.3 is named as the change point, one bad night is not one, and the exit
 # codes 0 (no regression), 1 (a regression), 3 (a job failed, with a real
 # job whose set-up hangs) and the silence of -q; every night's report kept
-# (report-<UTC date-time>.md, report.md the newest) and the history plot's
-# data (every night, every value, the change point, the band).
+# (report-<UTC date-time>.md, report.md the newest), the history plot's
+# data (every night, every value, the change point, the band), and A/A
+# wording that agrees with itself, in the singular for one.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 
@@ -127,7 +128,6 @@ night 6.9 12.144 --min-change 0.5 --no-plot
 rc=$?
 [ $rc = 0 ]
 ok $? "--min-change below 2 x CV: the floor is still the noise's (exit $rc)"
-
 # Two nights of 6.9: both reports kept, report.md the second's (a hard link to it).
 ls "$H/6.9" >"$T/ls"
 WHY=$T/ls
@@ -231,11 +231,25 @@ H=$T/h3
 result "$H/6.1/20260101T000000-hist.json" 6.1 2026-01-01T00:00:00Z 10.0 1500
 night 6.1 10.02
 rc=$?
-[ $rc = 0 ] && grep -q "no earlier kernel than 6.1 in $H: compared with its earlier runs (A/A" "$T/out" &&
+[ $rc = 0 ] && grep -q "no earlier kernel than 6.1 in $H: compared with its earlier run (A/A)" "$T/out" &&
+	grep -q "^    tonight 10.0[0-9] µs, 4 values$" "$T/out" &&
 	grep -q "^    A/A vs 1 earlier run of this kernel: +0.2 %: within the floor" "$T/out" &&
-	grep -q "floor 1.0 % (--min-change; no A/A runs)" "$T/out" &&
+	grep -q "floor 1.0 % (--min-change; 1 earlier run of this kernel, a CV needs 2)" "$T/out" &&
 	grep -q "earlier runs of 6.1: 1 (A/A" "$H/6.1/report.md"
-ok $? "A/A runs only: compared with them, the noise learnt, exit 0 (exit $rc)"
+ok $? "A/A runs only: compared with them, exit 0 (exit $rc)"
+# What it says about A/A agrees with itself (issue 25): one earlier run of
+# the kernel is an A/A comparison, not "no A/A runs"; no comparisons are
+# not "adjusted for the 0 comparisons"; one is never "1 runs".
+WHY=$T/out
+! grep -q "No A/A runs in the history" "$T/out" "$H/6.1/report.md" &&
+	grep -q "^  No CV from A/A runs yet: it needs a kernel with two runs besides tonight's,$" "$T/out" &&
+	grep -q "^and 6.1 has 1 earlier run: the floor is --min-change.$" "$H/6.1/report.md"
+ok $? "one earlier run of the kernel: A/A said, and why there is no CV yet"
+! grep -q "0 comparisons" "$T/out" "$H/6.1/report.md"
+ok $? "nothing compared: no 'adjusted for the 0 comparisons'"
+! grep -Eq "(^|[^0-9.])1 (runs|nights|kernels|values|earlier runs)" "$T/out" "$H/6.1/report.md" &&
+	grep -q "(2 runs): no change point" "$T/out" && grep -q "; 2 runs in the history" "$T/out"
+ok $? "singular and plural: no '1 runs'"
 night 6.1 10.5
 rc=$?
 [ $rc = 0 ] && grep -q "floor 1.0 % (--min-change; 2 x CV = 0.28 % is below it, 2 A/A runs)" "$T/out" &&
@@ -260,8 +274,11 @@ ok $? "an earlier report at tonight's name is kept: tonight's is report-...Z-2.m
 WHY=$T/out
 H=$T/h4
 night 7.0 10.0
-grep -q "No A/A runs in the history" "$T/out"
-ok $? "no A/A runs: said"
+grep -q "No A/A runs in the history" "$T/out" && grep -q "(1 run): no change point" "$T/out" &&
+	grep -q "; 1 run in the history" "$T/out" &&
+	grep -q "compared with: nothing" "$H/7.0/report.md" &&
+	! grep -Eq "(^|[^0-9.])1 (runs|nights|kernels|values)|0 comparisons" "$T/out" "$H/7.0/report.md"
+ok $? "no A/A runs: said; one run, not '1 runs'"
 
 # A job that fails (its set-up hangs past timeout=0.5), with the real
 # `pinbench run`: exit 3, said in the text and the report, -q or not.
