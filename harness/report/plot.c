@@ -1126,9 +1126,15 @@ static void history_panel(struct plotter *p, const struct pb_history *h,
 	snprintf(title, sizeof(title), "%s %s: %s, %d run%s (%s is better)", c->job,
 		 c->placement, c->metric[0] ? c->metric : "value", c->n, c->n == 1 ? "" : "s",
 		 c->higher ? "higher" : "lower");
-	snprintf(sub, sizeof(sub), "dashed: change points; %s", band ?
-		 "band: the noise floor around the mean since the last one" :
-		 "no noise floor known (no A/A runs)");
+	snprintf(sub, sizeof(sub), "%s; ", c->nr_steps ? "dashed: change points" :
+		 "no change point");
+	if (band)
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "band: ±%.1f %% noise "
+			 "floor around the %s", floor, c->nr_steps ? "mean since the last" :
+			 "earlier runs' mean");
+	else
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "no noise floor known "
+			 "(no A/A runs)");
 	fputs("set title ", p->gp);
 	gp_str(p->gp, title);
 	fputs(".\"\\n\".", p->gp);
