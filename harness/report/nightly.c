@@ -790,16 +790,27 @@ static int link_newest(const char *dir, const char *stem, const char *ext, char 
 	return 0;
 }
 
-/* report.md (and, plotted, report.png, .gp, .dat): tonight's. */
+/*
+ * report.md (and, plotted, report.png, .gp, .dat): tonight's.  Not
+ * plotted, an earlier night's report.png, .gp, .dat are unlinked (that
+ * night's own files stay): they would pass for tonight's.
+ */
 static int link_all_newest(const char *dir, const char *stem, bool plotted, char *err,
 			   size_t len)
 {
+	char to[PATH_MAX + 16];
 	size_t k;
 	int rc = 0;
 
-	for (k = 0; !rc && k < sizeof(night_ext) / sizeof(night_ext[0]); k++)
-		if (!k || plotted)
+	for (k = 0; !rc && k < sizeof(night_ext) / sizeof(night_ext[0]); k++) {
+		if (!k || plotted) {
 			rc = link_newest(dir, stem, night_ext[k], err, len);
+			continue;
+		}
+		snprintf(to, sizeof(to), "%s/report.%s", dir, night_ext[k]);
+		if (unlink(to) && errno != ENOENT)
+			rc = pb_errf(err, len, errno, "%s", to);
+	}
 	return rc;
 }
 

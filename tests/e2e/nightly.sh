@@ -178,6 +178,12 @@ else
 	grep -q "^set arrow from [0-9.]*, graph 0 .*#d62728" "$gp" && grep -q "'6.3: +10" "$gp" &&
 		grep -q "^set object 1 rect from" "$gp"
 	ok $? "the plot marks the change point at 6.3 and the noise floor band"
+	# a night without a plot: the last one's stays, under its own name only
+	night 6.11 13.4
+	WHY=$T/err
+	[ ! -e "$H/6.11/report.png" ] && [ ! -e "$H/6.11/report.gp" ] && [ -s "$png" ] &&
+		! grep -q "report.*\.png" "$H/6.11/report.md"
+	ok $? "--no-plot: no report.png of an earlier night passes for tonight's"
 	WHY=$T/out
 fi
 
