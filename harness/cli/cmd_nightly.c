@@ -22,14 +22,16 @@ static const char nightly_usage[] =
 	"usage: pinbench nightly JOBFILE --history DIR [OPTIONS]\n"
 	"Run JOBFILE into DIR/<kernel release>/, compare with the newest earlier kernel\n"
 	"in DIR that ran the same job file, judge against the noise the history's A/A\n"
-	"runs show and its change points, write report.md and report.png beside the\n"
-	"result.  Exit 0 no regression, 1 a regression, 3 a job failed or nightly was\n"
-	"stopped (SIGINT, SIGTERM, SIGHUP: passed on to pinbench run), 2 usage.\n"
+	"runs show and its change points, write the night's report-<UTC date-time>.md\n"
+	"and its plot of the history beside the result (report.md, report.png: the\n"
+	"newest night's).  Exit 0 no regression, 1 a regression, 3 a job failed or\n"
+	"nightly was stopped (SIGINT, SIGTERM, SIGHUP: passed on to pinbench run),\n"
+	"2 usage.\n"
 	"  --history DIR        the results history (required)\n"
 	"  --label TEXT         this run's label (default: the kernel release)\n"
 	"  --min-change PCT     noise floor for a significant change, 0..1000\n"
 	"                       (default 1)\n"
-	"  --no-plot            no report.png\n"
+	"  --no-plot            no plot\n"
 	"  --noise FILE         the noise profile (pinbench calibrate) for the variation\n"
 	"                       between boots (default: the newest of the host class in\n"
 	"                       DIR)\n"
@@ -179,10 +181,12 @@ int cmd_nightly(int argc, char **argv)
 		       "too and saved no result; nothing filed\n", sigabbrev_np(st.signal));
 		rc = 3;
 	}
-	if (!rc && !st.best[0])
-		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: %s\n", n.label,
-		       n.history, st.same ? "compared with its earlier runs (A/A, the noise)" :
-		       "nothing to compare");
+	if (!rc && !st.best[0] && st.same)
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: compared with "
+		       "its earlier run%s (A/A)\n", n.label, n.history, st.same == 1 ? "" : "s");
+	else if (!rc && !st.best[0])
+		pb_say(out, "pinbench nightly: no earlier kernel than %s in %s: nothing to "
+		       "compare\n", n.label, n.history);
 	if (!rc && pb_nightly_report(&n, &st, out, err, sizeof(err))) {
 		pb_say(warn, "pinbench nightly: %s\n", err);
 		rc = 2;

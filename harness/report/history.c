@@ -63,6 +63,7 @@ static struct pb_history_cell *get_cell(struct pb_history *h, json_t *job)
 {
 	const char *name = jstr(job, "name", "?"), *pl = jstr(job, "placement", "-");
 	struct pb_history_cell *c = pb_history_find(h, name, pl);
+	json_t *metric = json_object_get(job, "metric");
 
 	if (c)
 		return c;
@@ -76,39 +77,55 @@ static struct pb_history_cell *get_cell(struct pb_history *h, json_t *job)
 	snprintf(c->placement, sizeof(c->placement), "%s", pl);
 	pb_str_clean(c->job);
 	pb_str_clean(c->placement);
-	c->higher = !strcmp(jstr(json_object_get(job, "metric"), "better", "lower"), "higher");
+	c->higher = !strcmp(jstr(metric, "better", "lower"), "higher");
+	snprintf(c->metric, sizeof(c->metric), "%s", jstr(metric, "name", ""));
+	snprintf(c->unit, sizeof(c->unit), "%s", jstr(metric, "unit", ""));
+	pb_str_clean(c->metric);
+	pb_str_clean(c->unit);
 	c->cv = NAN;
 	return c;
 }
 
-/* An ok job's mean: the summary's, else that of its metric repeats; false: none. */
-static bool job_mean(json_t *job, double *mean)
+/*
+ * An ok job's mean: the summary's, else that of its metric repeats; false:
+ * none.  Its repeats' values in the summary go to p (p->val NULL when out
+ * of memory: the plot goes without them).
+ */
+static bool job_mean(json_t *job, double *mean, struct pb_history_point *p)
 {
 	json_t *m = json_object_get(json_object_get(job, "summary"), "mean"), *r, *v;
+	json_t *reps = json_object_get(job, "repeats");
 	double sum = 0;
 	size_t i;
-	int n = 0;
 
+	p->val = NULL;
+	p->nv = 0;
 	if (strcmp(jstr(job, "status", "ok"), "ok"))
 		return false;
-	if (json_is_number(m)) {
-		*mean = json_number_value(m);
-		return isfinite(*mean);
-	}
-	json_array_foreach(json_object_get(job, "repeats"), i, r) {
+	p->val = malloc((json_array_size(reps) + 1) * sizeof(double));
+	json_array_foreach(reps, i, r) {
 		v = json_object_get(r, "value");
-		if (json_is_false(json_object_get(r, "in_summary")) || !json_is_number(v))
+		if (json_is_false(json_object_get(r, "in_summary")) || !json_is_number(v) ||
+		    !isfinite(json_number_value(v)))
 			continue;
 		sum += json_number_value(v);
-		n++;
+		if (p->val)
+			p->val[p->nv] = json_number_value(v);
+		p->nv++;
 	}
-	*mean = n ? sum / n : 0;
-	return n > 0;
+	p->nv = p->val ? p->nv : 0;
+	*mean = json_is_number(m) ? json_number_value(m) : p->nv ? sum / p->nv : 0;
+	if (json_is_number(m) ? isfinite(*mean) : p->nv > 0)
+		return true;
+	free(p->val);
+	p->val = NULL;
+	p->nv = 0;
+	return false;
 }
 
 int pb_history_add(struct pb_history *h, const char *path, json_t *root, bool judged)
 {
-	struct pb_history_point *p;
+	struct pb_history_point *p, pt;
 	struct pb_history_cell *c;
 	json_t *job, *rd;
 	double mean;
@@ -116,20 +133,21 @@ int pb_history_add(struct pb_history *h, const char *path, json_t *root, bool ju
 	int run;
 
 	json_array_foreach(json_object_get(root, "jobs"), i, job) {
-		if (!json_is_object(job) || !job_mean(job, &mean))
+		if (!json_is_object(job) || !job_mean(job, &mean, &pt))
 			continue;
 		rd = json_object_get(job, "round");
 		run = get_run(h, path, json_is_integer(rd) && json_integer_value(rd) > 0 ?
 			      (int)json_integer_value(rd) : 0, root, judged);
 		c = run < 0 ? NULL : get_cell(h, job);
-		if (!c)
+		p = c ? pb_grow(c->pt, c->n, &c->cap, sizeof(*p)) : NULL;
+		if (!p) {
+			free(pt.val);
 			return -1;
-		p = pb_grow(c->pt, c->n, &c->cap, sizeof(*p));
-		if (!p)
-			return -1;
+		}
 		c->pt = p;
-		c->pt[c->n].run = run;
-		c->pt[c->n++].v = mean;
+		pt.run = run;
+		pt.v = mean;
+		c->pt[c->n++] = pt;
 	}
 	return 0;
 }
@@ -299,8 +317,11 @@ void pb_history_free(struct pb_history *h)
 
 	for (i = 0; i < h->nr_runs; i++)
 		free(h->runs[i].file);
-	for (i = 0; i < h->nr_cells; i++)
+	for (i = 0; i < h->nr_cells; i++) {
+		for (int k = 0; k < h->cells[i].n; k++)
+			free(h->cells[i].pt[k].val);
 		free(h->cells[i].pt);
+	}
 	free(h->runs);
 	free(h->cells);
 	memset(h, 0, sizeof(*h));

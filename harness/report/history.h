@@ -31,6 +31,8 @@ struct pb_history_run {
 struct pb_history_point {
 	int	run;		/* index into runs */
 	double	v;		/* the run's mean */
+	double	*val;		/* the run's values (repeats in its summary), for the plot */
+	int	nv;
 };
 
 struct pb_history_step {
@@ -45,6 +47,8 @@ struct pb_history_step {
 struct pb_history_cell {
 	char			job[128];
 	char			placement[32];
+	char			metric[64];	/* "rtt", "" unknown */
+	char			unit[16];
 	bool			higher;		/* higher is better */
 	struct pb_history_point	*pt;		/* in history order after pb_history_analyse() */
 	int			n, cap;

@@ -5,7 +5,9 @@
  * file (the run engine, as `pinbench run -o DIR --label <kernel release>`
  * runs it, through the function cli hands in: the result lands in
  * DIR/<release>/), find the newest earlier kernel in DIR that ran the
- * same job file, and write report.md and the plots into the run's folder.
+ * same job file, and write the night's report-<UTC date-time>.md and its
+ * plot into the run's folder, report.md and report.png being the newest
+ * night's (hard links): a second night of a kernel keeps the first's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include "report/resultload.h"
 #include "report/plot.h"
 #include "lib/file.h"
+#include "lib/numfmt.h"
 #include "lib/schema.h"
 #include "lib/util.h"
 
@@ -357,10 +360,10 @@ static int earlier_files(const struct pb_nightly_opts *n, struct pb_nightly *st)
 	return rc;
 }
 
-static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct pb_nightly *st)
+static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct pb_nightly *st,
+			time_t t)
 {
 	char when[64];
-	time_t t = time(NULL);
 	struct tm tm;
 	int i;
 
@@ -376,8 +379,9 @@ static void report_head(FILE *f, const struct pb_nightly_opts *n, const struct p
 	else
 		fprintf(f, "- compared with: nothing (no earlier kernel in `%s`)\n", n->history);
 	if (st->same)
-		fprintf(f, "- earlier runs of %s: %d (A/A: they measure the noise)\n", n->label,
-			st->same);
+		fprintf(f, "- earlier runs of %s: %d (A/A: %s)\n", n->label, st->same,
+			st->same == 1 ? "a noise figure needs two" :
+			"they measure the noise");
 	for (i = 0; i < st->skipped.n; i++)
 		fprintf(f, "- **skipped**: `%s`\n", st->skipped.v[i]);
 	if (st->signal)
@@ -416,7 +420,8 @@ struct judged {
 	bool			from_noise;	/* 2 x CV, not --min-change */
 	struct pb_eval		e;	/* judged with the floor; has_base false: no change */
 	bool			regression;
-	int			aa_before;	/* no earlier kernel: earlier runs of this one */
+	int			aa_before;	/* earlier runs of this kernel (0: none, or
+					 * no result tonight) */
 	double			aa_change;	/* percent: tonight's against their mean */
 };
 
@@ -476,8 +481,7 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 		j[i].hc = pb_history_find(h, t->job, t->placement);
 		j[i].floor = cell_floor(n, j[i].hc, &j[i].from_noise);
 		pb_cmp_eval(t, ng >= 0 ? pb_cmp_cell(t, ng) : NULL, base, j[i].floor, &j[i].e);
-		if (!st->best[0])
-			aa_check(n, st, h, &j[i]);
+		aa_check(n, st, h, &j[i]);
 		j[i].regression = base && pb_cmp_regressed(&j[i].e);
 		st->regressions += j[i].regression;
 	}
@@ -495,6 +499,11 @@ static int judge_all(const struct pb_nightly_opts *n, struct pb_nightly *st, str
 	return 0;
 }
 
+static const char *plural(int k)
+{
+	return k == 1 ? "" : "s";
+}
+
 static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, char *buf,
 		       size_t len)
 {
@@ -505,14 +514,34 @@ static void floor_text(const struct judged *j, const struct pb_nightly_opts *n, 
 		snprintf(out, sizeof(out), "; %d left out, a CV > %d x the median",
 			 hc->aa_dropped, PB_HISTORY_BAD_CV);
 	if (j->from_noise)
-		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A runs of %d kernel%s%s)",
-			 j->floor, 100 * hc->cv, hc->aa_runs, hc->aa_kernels,
-			 hc->aa_kernels == 1 ? "" : "s", out);
+		snprintf(buf, len, "%.1f %% = 2 x CV %.2f %% (%d A/A run%s of %d kernel%s%s)",
+			 j->floor, 100 * hc->cv, hc->aa_runs, plural(hc->aa_runs), hc->aa_kernels,
+			 plural(hc->aa_kernels), out);
 	else if (hc && !isnan(hc->cv))
 		snprintf(buf, len, "%.1f %% (--min-change; 2 x CV = %.2f %% is below it, "
-			 "%d A/A runs%s)", j->floor, 200 * hc->cv, hc->aa_runs, out);
+			 "%d A/A run%s%s)", j->floor, 200 * hc->cv, hc->aa_runs,
+			 plural(hc->aa_runs), out);
+	else if (j->aa_before == 1)	/* A/A, but no kernel ran twice besides tonight */
+		snprintf(buf, len, "%.1f %% (--min-change; %d earlier run of this kernel, "
+			 "a CV needs 2)", n->min_change, j->aa_before);
 	else
 		snprintf(buf, len, "%.1f %% (--min-change; no A/A runs)", n->min_change);
+}
+
+/* Nothing to compare with: tonight's mean ("tonight 12.3 µs, 4 values"), or "". */
+static void tonight_text(const struct judged *j, char *buf, size_t len)
+{
+	const char *unit = !strcmp(j->t->unit, "us") ? "µs" : j->t->unit;
+	char num[PB_NUM_LEN + 64];
+	struct pb_numfmt nf;
+
+	buf[0] = 0;
+	if (j->e.has_base || !j->e.s.n)
+		return;
+	pb_numfmt_pick(&nf, j->e.s.mean, j->e.s.stddev);
+	snprintf(buf, len, "tonight %s, %d value%s",
+		 pb_numfmt_str(&nf, j->e.s.mean, unit, num, sizeof(num)), j->e.s.n,
+		 plural(j->e.s.n));
 }
 
 static void verdict_text(const struct judged *j, char *buf, size_t len)
@@ -522,7 +551,7 @@ static void verdict_text(const struct judged *j, char *buf, size_t len)
 	pb_cmp_qualify(&j->e, q, sizeof(q));
 	if (!j->e.has_base && j->aa_before)
 		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
-			 j->aa_before, j->aa_before == 1 ? "" : "s", j->aa_change,
+			 j->aa_before, plural(j->aa_before), j->aa_change,
 			 fabs(j->aa_change) > j->floor ? "beyond the floor (not a regression)" :
 			 "within the floor");
 	else if (!j->e.has_base)
@@ -565,7 +594,7 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 {
 	int i, kernels, runs = aa_total(h, &kernels);
 	const char *in = md ? "" : "  ";
-	char fl[160], vd[640];
+	char fl[160], vd[640], now[PB_NUM_LEN + 128];
 
 	fprintf(f, md ? "## Against the history's noise\n\n" : "\nagainst the history's noise:\n");
 	fprintf(f, "%sA regression is significant and beyond the floor, max(--min-change %.1f %%,"
@@ -573,8 +602,12 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 		" than once\n%s(A/A), pooled over kernels (root mean square by runs - 1), tonight's"
 		" run left out.\n%s", in, n->min_change, in, in, in);
 	if (runs)
-		fprintf(f, "At most %d A/A runs of %d kernel%s.\n", runs, kernels,
-			kernels == 1 ? "" : "s");
+		fprintf(f, "At most %d A/A run%s of %d kernel%s.\n", runs, plural(runs), kernels,
+			plural(kernels));
+	else if (st->same)
+		fprintf(f, "No CV from A/A runs yet: it needs a kernel with two runs besides "
+			"tonight's,\n%sand %s has %d earlier run%s: the floor is --min-change.\n",
+			in, n->label, st->same, plural(st->same));
 	else
 		fprintf(f, "No A/A runs in the history (no kernel ran this job file twice): "
 			"the floor is --min-change.\n");
@@ -585,12 +618,14 @@ static void write_noise(FILE *f, bool md, const struct pb_nightly_opts *n,
 	for (i = 0; i < nr; i++) {
 		floor_text(&j[i], n, fl, sizeof(fl));
 		verdict_text(&j[i], vd, sizeof(vd));
+		tonight_text(&j[i], now, sizeof(now));
 		if (md)
-			fprintf(f, "| %s | %s | %s | %s%s%s |\n", j[i].t->job, j[i].t->placement,
-				fl, j[i].regression ? "**" : "", vd, j[i].regression ? "**" : "");
+			fprintf(f, "| %s | %s | %s | %s%s%s%s%s |\n", j[i].t->job,
+				j[i].t->placement, fl, now, now[0] ? "; " : "",
+				j[i].regression ? "**" : "", vd, j[i].regression ? "**" : "");
 		else
-			fprintf(f, "  %s %s: floor %s\n    %s\n", j[i].t->job, j[i].t->placement,
-				fl, vd);
+			fprintf(f, "  %s %s: floor %s\n    %s%s%s\n", j[i].t->job,
+				j[i].t->placement, fl, now, now[0] ? "\n    " : "", vd);
 	}
 	fputc('\n', f);
 }
@@ -602,17 +637,21 @@ static void write_steps(FILE *f, bool md, const struct pb_nightly_opts *n, const
 
 	fprintf(f, md ? "## Change points\n\n" : "change points:\n");
 	fprintf(f, "%sE-divisive means over each cell's run means in history order (kernels in"
-		" version order,\n%sruns of a kernel by start time): alpha 1, at least %d runs a "
-		"side, %d permutations,\n%sseed %llu, p < %.2f; %d runs in the history.\n",
-		md ? "" : "  ", md ? "" : "  ", o->min_size, o->permutations, md ? "" : "  ",
-		(unsigned long long)o->seed, o->alpha, h->nr_runs);
+		" version order,\n%sruns of a kernel by start time): alpha 1, at least %d run%s a "
+		"side, %d permutations,\n%sseed %llu, p < %.2f; %d run%s in the history.\n",
+		md ? "" : "  ", md ? "" : "  ", o->min_size, plural(o->min_size), o->permutations,
+		md ? "" : "  ", (unsigned long long)o->seed, o->alpha, h->nr_runs,
+		plural(h->nr_runs));
 	if (md)
 		fprintf(f, "\n| job | placement | runs | change points |\n|---|---|---|---|\n");
 	for (i = 0; i < h->nr_cells; i++) {
 		const struct pb_history_cell *c = &h->cells[i];
 
-		fprintf(f, md ? "| %s | %s | %d | " : "  %s %s (%d runs): ", c->job, c->placement,
-			c->n);
+		if (md)
+			fprintf(f, "| %s | %s | %d | ", c->job, c->placement, c->n);
+		else
+			fprintf(f, "  %s %s (%d run%s): ", c->job, c->placement, c->n,
+				plural(c->n));
 		if (!c->nr_steps)
 			fprintf(f, "no change point");
 		for (k = 0; k < c->nr_steps && k < PB_HISTORY_MAX_STEPS; k++) {
@@ -690,13 +729,121 @@ static int pick_noise(const struct pb_nightly_opts *n, const struct pb_cmp *c,
 	return 0;
 }
 
-/* Compare; write report.md (and report.png) beside the new result. */
+/* ---- every night's report kept ---- */
+
+static const char *const night_ext[] = { "md", "png", "gp", "dat" };
+
+/*
+ * The name of tonight's report in dir, "report-<UTC date-time>" (and -2,
+ * -3, ... when a night of that second is there): no file (nor symlink) of
+ * any of its extensions there yet.  0, or -1 with err.
+ */
+static int night_stem(const char *dir, time_t t, char *stem, size_t slen, char *err,
+		      size_t len)
+{
+	char base[40], path[PATH_MAX + 64];
+	struct stat sb;
+	struct tm tm;
+	size_t k;
+	int i;
+
+	gmtime_r(&t, &tm);
+	strftime(base, sizeof(base), "report-%Y%m%dT%H%M%SZ", &tm);
+	for (i = 1; i < 100; i++) {
+		snprintf(stem, slen, i > 1 ? "%s-%d" : "%s", base, i);
+		for (k = 0; k < sizeof(night_ext) / sizeof(night_ext[0]); k++) {
+			snprintf(path, sizeof(path), "%s/%s.%s", dir, stem, night_ext[k]);
+			if (!lstat(path, &sb) || errno != ENOENT)
+				break;
+		}
+		if (k == sizeof(night_ext) / sizeof(night_ext[0]))
+			return 0;
+	}
+	return pb_errf(err, len, EEXIST, "%s/%s.md", dir, base);
+}
+
+/*
+ * dir/report.EXT as the newest night's: a hard link to dir/STEM.EXT made
+ * under a temporary name of its own, renamed over report.EXT (a symlink
+ * planted there is replaced, never followed; the night's file stays).  0,
+ * or -1 with err.
+ */
+static int link_newest(const char *dir, const char *stem, const char *ext, char *err,
+		       size_t len)
+{
+	char from[PATH_MAX + 64], to[PATH_MAX + 16], tmp[PATH_MAX + 64];
+	int i, e;
+
+	snprintf(from, sizeof(from), "%s/%s.%s", dir, stem, ext);
+	snprintf(to, sizeof(to), "%s/report.%s", dir, ext);
+	for (i = 0; i < 100; i++) {
+		snprintf(tmp, sizeof(tmp), "%s/.report.%s.%d.%d", dir, ext, (int)getpid(), i);
+		if (!linkat(AT_FDCWD, from, AT_FDCWD, tmp, 0))
+			break;
+		if (errno != EEXIST)
+			return pb_errf(err, len, errno, "%s", to);
+	}
+	if (i == 100)
+		return pb_errf(err, len, EEXIST, "%s", tmp);
+	if (rename(tmp, to)) {
+		e = errno;
+		unlink(tmp);
+		return pb_errf(err, len, e, "%s", to);
+	}
+	return 0;
+}
+
+/*
+ * report.md (and, plotted, report.png, .gp, .dat): tonight's.  Not
+ * plotted, an earlier night's report.png, .gp, .dat are unlinked (that
+ * night's own files stay): they would pass for tonight's.
+ */
+static int link_all_newest(const char *dir, const char *stem, bool plotted, char *err,
+			   size_t len)
+{
+	char to[PATH_MAX + 16];
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; !rc && k < sizeof(night_ext) / sizeof(night_ext[0]); k++) {
+		if (!k || plotted) {
+			rc = link_newest(dir, stem, night_ext[k], err, len);
+			continue;
+		}
+		snprintf(to, sizeof(to), "%s/report.%s", dir, night_ext[k]);
+		if (unlink(to) && errno != ENOENT)
+			rc = pb_errf(err, len, errno, "%s", to);
+	}
+	return rc;
+}
+
+/* The history's plot: each cell's runs over the nights, its noise floor when known. */
+static int plot_history(const struct pb_nightly_opts *n, const struct pb_history *h,
+			const char *path, char *err, size_t len)
+{
+	double *floor = calloc((size_t)h->nr_cells + 1, sizeof(*floor));
+	bool from_noise;
+	int i, rc;
+
+	for (i = 0; floor && i < h->nr_cells; i++)
+		floor[i] = isnan(h->cells[i].cv) ? NAN : cell_floor(n, &h->cells[i], &from_noise);
+	rc = pb_plot_history(h, floor, path, err, len);
+	free(floor);
+	return rc;
+}
+
+/*
+ * Compare; write report-<UTC date-time>.md (and .png) beside the new
+ * result, claimed (never over another night's), and link report.md (and
+ * report.png) to them.
+ */
 static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *out,
 		  char *err, size_t len)
 {
 	struct pb_cmp_opts o = { .format = PB_FMT_MARKDOWN, .min_change = n->min_change,
 				 .baseline = st->best[0] ? st->best : NULL };
-	char dir[PATH_MAX], path[PATH_MAX + 16], perr[PATH_MAX + 128], *md = NULL;
+	char dir[PATH_MAX], path[PATH_MAX + 64], perr[PATH_MAX + 128], stem[48], *md = NULL;
+	time_t now_t = time(NULL);
 	const struct pb_paths *now = &st->now, *prev = &st->prev;
 	size_t mdlen = 0;
 	struct pb_history h = { 0 };
@@ -715,23 +862,24 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		rc = pb_errf(err, len, 0, "out of memory");
 	if (!rc)
 		rc = pick_noise(n, &c, &nl, &o, err, len);
+	if (!rc)
+		rc = night_stem(dir, now_t, stem, sizeof(stem), err, len);
 	if (!rc) {
 		pb_cmp_order(&c, false);
 		pb_cmp_set_aside(&c, pb_cmp_find_group(&c, n->label));
-		snprintf(path, sizeof(path), "%s/report.png", dir);
+		snprintf(path, sizeof(path), "%s/%s.png", dir, stem);
 		if (got_signal)
 			snprintf(perr, sizeof(perr), "nightly was stopped (SIG%s)",
 				 sigabbrev_np(got_signal));
-		prc = n->plot && !got_signal ?
-		      pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
-		snprintf(path, sizeof(path), "%s/report.md", dir);
+		prc = n->plot && !got_signal ? plot_history(n, &h, path, perr, sizeof(perr)) : -1;
+		snprintf(path, sizeof(path), "%s/%s.md", dir, stem);
 		f = open_memstream(&md, &mdlen);	/* saved whole, atomically */
 		if (!f)
 			snprintf(err, len, "%s: %s", path, strerror(errno));
 		rc = f ? 0 : -1;
 	}
 	if (!rc) {
-		report_head(f, n, st);
+		report_head(f, n, st, now_t);
 		if (nl.line[0]) {
 			fprintf(f, "%s\n\n", nl.line);
 			fprintf(out, "%s\n\n", nl.line);
@@ -740,7 +888,8 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		set_aside_lines(out, &c, "pinbench nightly: not compared: ", "");
 		o.between = pb_history_between;
 		o.between_ctx = &h;
-		r = pb_cmp_report(&c, &o, f, err, len);
+		/* compare's report is of a comparison: none without an earlier kernel */
+		r = st->best[0] ? pb_cmp_report(&c, &o, f, err, len) : 0;
 		st->regressions = 0;
 		st->cp_regressions = 0;
 		if (r >= 0 && judge_all(n, st, &c, &h, &j))
@@ -751,19 +900,22 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 			fprintf(f, "**Verdict: %s.**\n\n", verdict(st));
 		}
 		if (prc == 0)
-			fprintf(f, "## Plots\n\n![pinbench plots](report.png)\n");
+			fprintf(f, "## Plots\n\n![pinbench plots](%s.png)\n", stem);
 		else if (n->plot)
 			fprintf(f, "## Plots\n\nNot made: %s\n", perr);
 		rc = fclose(f) || r < 0 ? -1 : 0;
 		if (!rc && mdlen && md[mdlen - 1] == '\n')
 			md[mdlen - 1] = 0;	/* pb_file_save adds it */
+		if (!rc)	/* a night's report is never replaced */
+			rc = pb_file_save(path, md, true, err, len) ? -1 : 0;
 		if (!rc)
-			rc = pb_file_save(path, md, false, err, len);
+			rc = link_all_newest(dir, stem, prc == 0, err, len);
 		o.format = PB_FMT_TEXT;
-		if (!rc && pb_cmp_report(&c, &o, out, err, len) >= 0) {
+		if (!rc && (!st->best[0] || pb_cmp_report(&c, &o, out, err, len) >= 0)) {
 			write_noise(out, false, n, st, j, c.nr_tables, &h);
 			write_steps(out, false, n, &h);
-			fprintf(out, "verdict: %s\nreport: %s\n", verdict(st), path);
+			fprintf(out, "verdict: %s\nreport: %s (also report.md)\n", verdict(st),
+				path);
 		}
 	}
 	free(md);

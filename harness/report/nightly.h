@@ -65,10 +65,12 @@ struct pb_nightly {
  */
 int pb_nightly_run(struct pb_nightly_opts *n, struct pb_nightly *st, char *err, size_t len);
 /*
- * Write report.md (and report.png) beside the new result, each saved
- * atomically (a symlink planted at its name is replaced, not followed),
- * and the text report, "verdict: ..." and "report: PATH" to out: 0, or -1
- * with err set.  After a signal, no plot; st->signal is updated.
+ * Write the night's report-<UTC date-time>.md (and its .png, .gp, .dat)
+ * beside the new result, under a name no file has yet (a second night of
+ * a kernel keeps the first's report), and make report.md (report.png,
+ * .gp, .dat) hard links to them, renamed into place (a symlink planted at
+ * a name is replaced, not followed); the text report, "verdict: ..." and
+ * "report: PATH (also report.md)" to out: 0, or -1 with err set.  After a signal, no plot; st->signal is updated.
  * A regression is a significant change against the newest earlier kernel
  * that is larger than the cell's noise floor (max(min_change, 2 x the
  * between-run CV the history's A/A runs show)), or a change point at this

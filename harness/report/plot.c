@@ -23,9 +23,11 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "report/history.h"
 #include "report/plot.h"
 #include "stats/stats.h"
 #include "lib/file.h"
+#include "lib/util.h"
 
 #define PLOT_TIMEOUT_S	60
 #define PANEL_W		800	/* each panel readable on its own at 800 x 500 */
@@ -970,5 +972,260 @@ int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char 
 	if (!rc)
 		rc = write_gp(&pp, &p, body, plotdir, out, err, len);
 	free(body);
+	return rc ? rc : plot_image(gnuplot, &pp, out, err, len);
+}
+
+/* ---- a history (nightly): each cell over the nights ---- */
+
+#define HIST_W		800	/* one column: each panel 800 wide, as it is read */
+#define HIST_H		420
+#define HIST_MAX_TICS	16	/* kernels named on the x axis at most */
+
+/* The x tics of a history panel: each kernel at its first run (every k-th when many). */
+static void history_tics(FILE *gp, const struct pb_history *h, const struct pb_history_cell *c)
+{
+	int i, kernels = 0, every, k = 0, shown = 0;
+	size_t chars = 0;
+
+	for (i = 0; i < c->n; i++)
+		kernels += !i || strcmp(h->runs[c->pt[i].run].label,
+					h->runs[c->pt[i - 1].run].label);
+	every = (kernels + HIST_MAX_TICS - 1) / HIST_MAX_TICS;
+	fputs("set xtics (", gp);
+	for (i = 0; i < c->n; i++) {
+		const char *l = h->runs[c->pt[i].run].label;
+
+		if (i && !strcmp(l, h->runs[c->pt[i - 1].run].label))
+			continue;
+		if (k++ % every)
+			continue;
+		fputs(shown++ ? ", " : "", gp);
+		gp_str(gp, l);
+		fprintf(gp, " %d", i);
+		chars += strlen(l) + 2;
+	}
+	fprintf(gp, ")\nset xtics %s\nset xrange [-0.5:%d.5]\n",
+		chars > 80 ? "rotate by -30" : "norotate", c->n - 1);
+}
+
+/* A block of the values of the runs judged (tonight's) or not: false when there are none. */
+static bool history_values(struct plotter *p, const struct pb_history *h,
+			   const struct pb_history_cell *c, bool judged, struct extent *ext)
+{
+	bool head = false;
+	int i, k;
+
+	for (i = 0; i < c->n; i++) {
+		const struct pb_history_point *pt = &c->pt[i];
+
+		if (h->runs[pt->run].judged != judged)
+			continue;
+		if (!head)
+			block_head(p, judged ? "tonight" : "runs", " \"value\"");
+		head = true;
+		for (k = 0; k < pt->nv; k++) {
+			fprintf(p->dat, "%d %.10g\n", i, pt->val[k]);
+			extent_add(ext, pt->val[k], pt->val[k]);
+		}
+		if (!pt->nv)	/* a mean alone: the run's dot is its mean */
+			fprintf(p->dat, "%d %.10g\n", i, pt->v);
+	}
+	return head;
+}
+
+/*
+ * The data blocks of a cell, in the order they are drawn: the earlier
+ * runs' values, the run means (a line), tonight's values.  Which were
+ * written: bit 0, 1, 2; the y extent in ext.
+ */
+static int history_blocks(struct plotter *p, const struct pb_history *h,
+			  const struct pb_history_cell *c, struct extent *ext)
+{
+	int i, made = history_values(p, h, c, false, ext) ? 1 : 0;
+
+	block_head(p, "mean", " \"mean\" \"kernel\"");
+	for (i = 0; i < c->n; i++) {
+		fprintf(p->dat, "%d %.10g ", i, c->pt[i].v);
+		dat_str(p->dat, h->runs[c->pt[i].run].label);
+		fputc('\n', p->dat);
+		extent_add(ext, c->pt[i].v, c->pt[i].v);
+	}
+	return made | 2 | (history_values(p, h, c, true, ext) ? 4 : 0);
+}
+
+/* The change points: a dashed line before the first run after each, with its size. */
+static void history_steps(FILE *gp, const struct pb_history_cell *c)
+{
+	char text[200];
+	int k;
+
+	for (k = 0; k < c->nr_steps && k < PB_HISTORY_MAX_STEPS; k++) {
+		const struct pb_history_step *s = &c->steps[k];
+
+		fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 lw 1.5 "
+			"lc rgb \"%s\"\n", s->at - 0.5, s->at - 0.5,
+			s->regression ? "#d62728" : "#2ca02c");
+		snprintf(text, sizeof(text), "%s: %+.1f %%", s->label, s->change);
+		fprintf(gp, "set label %d ", k + 1);
+		gp_str(gp, text);
+		fprintf(gp, " at %g, graph 0.04 offset 0.4,0 left front tc rgb \"%s\"\n",
+			s->at - 0.5, s->regression ? "#d62728" : "#2ca02c");
+	}
+}
+
+/*
+ * The noise floor (floor % either side) around the mean of the earlier
+ * runs since the last change point: the band tonight is judged against.
+ */
+static bool history_band(FILE *gp, const struct pb_history *h, const struct pb_history_cell *c,
+			 double floor, struct extent *ext)
+{
+	int i, from = c->nr_steps ? c->steps[(c->nr_steps < PB_HISTORY_MAX_STEPS ?
+						c->nr_steps : PB_HISTORY_MAX_STEPS) - 1].at : 0;
+	int last = from, k = 0;
+	double sum = 0, m;
+
+	if (!isfinite(floor) || floor <= 0)
+		return false;
+	for (i = from; i < c->n; i++)
+		if (!h->runs[c->pt[i].run].judged) {
+			sum += c->pt[i].v;
+			last = i;
+			k++;
+		}
+	if (!k || sum == 0)
+		return false;
+	m = sum / k;
+	fprintf(gp, "set object 1 rect from %g, %.10g to %g, %.10g behind fc rgb \"#cfe3f3\" "
+		"fs solid 0.6 noborder\n", from - 0.5, m * (1 - floor / 100), last + 0.5,
+		m * (1 + floor / 100));
+	extent_add(ext, m * (1 - floor / 100), m * (1 + floor / 100));
+	return true;
+}
+
+static void history_panel(struct plotter *p, const struct pb_history *h,
+			  const struct pb_history_cell *c, double floor)
+{
+	static const char *const style[] = {
+		"with points pt 7 ps 0.6 lc rgb \"#7fa7cf\" title 'each value of a run'",
+		"with linespoints lw 2 pt 5 ps 0.9 lc rgb \"#1f77b4\" title 'each run''s mean'",
+		"with points pt 7 ps 0.8 lc rgb \"#d62728\" title 'tonight'",
+	};
+	struct extent ext = { 0 };
+	char title[400], sub[200];
+	int first, made, b, k = 0;
+	bool band;
+
+	fputs("unset label\nunset arrow\nunset object\n", p->gp);
+	first = p->index;
+	made = history_blocks(p, h, c, &ext);
+	band = history_band(p->gp, h, c, floor, &ext);
+	history_tics(p->gp, h, c);
+	history_steps(p->gp, c);
+	y_axis(p, &ext, false, 3);
+	snprintf(title, sizeof(title), "%s %s: %s, %d run%s (%s is better)", c->job,
+		 c->placement, c->metric[0] ? c->metric : "value", c->n, c->n == 1 ? "" : "s",
+		 c->higher ? "higher" : "lower");
+	snprintf(sub, sizeof(sub), "%s; ", c->nr_steps ? "dashed: change points" :
+		 "no change point");
+	if (band)
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "band: ±%.1f %% noise "
+			 "floor around the %s", floor, c->nr_steps ? "mean since the last" :
+			 "earlier runs' mean");
+	else
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "no noise floor known "
+			 "(no A/A runs)");
+	fputs("set title ", p->gp);
+	gp_str(p->gp, title);
+	fputs(".\"\\n\".", p->gp);
+	gp_str(p->gp, sub);
+	snprintf(title, sizeof(title), c->unit[0] ? "%s (%s)" : "%s",
+		 c->metric[0] ? c->metric : "value", !strcmp(c->unit, "us") ? "µs" : c->unit);
+	fputs("\nset ylabel ", p->gp);
+	gp_str(p->gp, title);
+	fputs("\nset xlabel 'kernel (the runs of each in the order they ran)'\nplot ", p->gp);
+	for (b = 0; b < 3; b++) {
+		if (!(made & 1 << b))
+			continue;
+		fputs(k ? ", \\\n\t" : "", p->gp);
+		gp_str(p->gp, p->datname);
+		fprintf(p->gp, " index %d using 1:2 %s", first + k++, style[b]);
+	}
+	fputc('\n', p->gp);
+	p->panels++;
+}
+
+/* The terminal of a history's .gp: [0] PNG (pngcairo when there), [1] SVG; width, height. */
+static const char *const hist_term[2] = {
+	"\nif (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+	"\tset terminal pngcairo size %1$d,%2$d noenhanced font \",11\"\n"
+	"} else {\n\tset terminal png size %1$d,%2$d noenhanced\n}\n",
+	"\nset terminal svg size %1$d,%2$d dynamic noenhanced background rgb 'white'\n",
+};
+
+/* The .gp of a history: one column of panels, the image on stdout or at image. */
+static int history_gp(const struct plot_paths *pp, const struct plotter *p, const char *body,
+		      const char *plotdir, const char *image, char *err, size_t len)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+	int rc, w = HIST_W, hh = HIST_H * p->panels;
+
+	if (!f)
+		return pb_errf(err, len, errno, "%s", pp->gp);
+	fputs("# Generated by pinbench nightly; restyle freely and rerun: gnuplot THIS.gp\n"
+	      "plotdir = ", f);
+	gp_str(f, plotdir);
+	fprintf(f, hist_term[pp->svg], w, hh);
+	fputs("if (!exists(\"pinbench_stdout\")) set output ", f);
+	gp_str(f, image);
+	fprintf(f, "\nload plotdir.\"/common.gp\"\nset key outside top center horizontal\n"
+		"set multiplot layout %d,1\n%sunset multiplot\nset output", p->panels, body);
+	rc = fclose(f) ? pb_errf(err, len, 0, "%s: out of memory", pp->gp) :
+	     pb_file_save(pp->gp, text, false, err, len);
+	free(text);
+	return rc;
+}
+
+int pb_plot_history(const struct pb_history *h, const double *floor, const char *out,
+		    char *err, size_t len)
+{
+	char gnuplot[PATH_MAX], plotdir[PATH_MAX], *body = NULL, *dat = NULL;
+	size_t blen = 0, dlen = 0;
+	struct plotter p = { 0 };
+	struct plot_paths pp;
+	int i, rc = 0;
+
+	if (find_gnuplot(gnuplot, sizeof(gnuplot))) {
+		pb_errf(err, len, 0, "gnuplot is not on PATH: install it (apt-get install "
+			"gnuplot-nox) to plot");
+		return -2;
+	}
+	if (plot_paths(out, &pp, err, len))
+		return -2;
+	if (find_plot_dir(plotdir, sizeof(plotdir)))
+		return pb_errf(err, len, 0, "the plot/ templates were not found (set "
+			       "PINBENCH_PLOT_DIR)");
+	p.datname = base_name(pp.dat);
+	p.dat = open_memstream(&dat, &dlen);
+	p.gp = open_memstream(&body, &blen);
+	if (p.dat && p.gp) {
+		fprintf(p.dat, "# pinbench nightly's history: blocks (gnuplot index) as named "
+			"in %s; x: the run's place in history order\n", base_name(pp.gp));
+		for (i = 0; i < h->nr_cells; i++)
+			if (h->cells[i].n)
+				history_panel(&p, h, &h->cells[i], floor ? floor[i] : NAN);
+	}
+	if ((p.gp && fclose(p.gp)) || (p.dat && fclose(p.dat)) || !p.gp || !p.dat)
+		rc = pb_errf(err, len, ENOMEM, "%s", pp.dat);
+	if (!rc && !p.panels)
+		rc = pb_errf(err, len, 0, "nothing to plot: no cell has values");
+	if (!rc)
+		rc = pb_file_save(pp.dat, dat, false, err, len);
+	if (!rc)
+		rc = history_gp(&pp, &p, body, plotdir, base_name(out), err, len);
+	free(body);
+	free(dat);
 	return rc ? rc : plot_image(gnuplot, &pp, out, err, len);
 }

@@ -20,4 +20,19 @@
 int pb_plot_write(struct pb_cmp *c, const char *baseline, const char *out, char *err,
 		  size_t len);
 
+/*
+ * A results history (report/history.h, analysed) to out (.png or .svg),
+ * FILE.dat and FILE.gp beside it: a panel per job x placement, one under
+ * another, the runs in history order on x (each kernel named at its
+ * first), every value of each run as a dot (tonight's red), each run's
+ * mean on a line, its change points as dashed lines with their size, and
+ * floor[i] % (h->cells[i]'s noise floor; NAN or floor NULL: not known)
+ * as a band either side of the mean of the earlier runs since the last
+ * change point.  0, -1 on an error, -2 when gnuplot is not on PATH or out
+ * does not end in .png or .svg.
+ */
+struct pb_history;
+int pb_plot_history(const struct pb_history *h, const double *floor, const char *out,
+		    char *err, size_t len);
+
 #endif

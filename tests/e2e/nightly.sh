@@ -4,7 +4,10 @@
 # controlled values: A/A runs of one kernel set the noise floor, a step at
 # 6.3 is named as the change point, one bad night is not one, and the exit
 # codes 0 (no regression), 1 (a regression), 3 (a job failed, with a real
-# job whose set-up hangs) and the silence of -q.
+# job whose set-up hangs) and the silence of -q; every night's report kept
+# (report-<UTC date-time>.md, report.md the newest), the history plot's
+# data (every night, every value, the change point, the band), and A/A
+# wording that agrees with itself, in the singular for one.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 
@@ -127,11 +130,64 @@ night 6.9 12.144 --min-change 0.5 --no-plot
 rc=$?
 [ $rc = 0 ]
 ok $? "--min-change below 2 x CV: the floor is still the noise's (exit $rc)"
+# Two nights of 6.9: both reports kept, report.md the second's (a hard link to it).
+ls "$H/6.9" >"$T/ls"
+WHY=$T/ls
+[ "$(ls "$H"/6.9/report-*.md | wc -l)" = 2 ] &&
+	[ "$(grep -l "earlier runs of 6.9: 1 (A/A" "$H"/6.9/report-*.md | wc -l)" = 1 ]
+ok $? "a second night of a kernel keeps the first's report: two report-<UTC date-time>.md"
+second=$(grep -l "earlier runs of 6.9: 1 (A/A" "$H"/6.9/report-*.md)
+[ "$H/6.9/report.md" -ef "$second" ] && [ ! -L "$H/6.9/report.md" ] &&
+	grep -q "^report: $second (also report.md)" "$T/out"
+ok $? "report.md is the newest night's report, and the text names the night's"
+echo "$second" | grep -Eq '/report-[0-9]{8}T[0-9]{6}Z(-[0-9]+)?\.md$'
+ok $? "the night's report is named by its UTC date-time ($second)"
+WHY=$T/out
 
 night 6.10 13.50 -q
 rc=$?
 [ $rc = 1 ] && grep -q "^verdict: regression" "$T/out"
 ok $? "-q with a regression: exit 1, the report printed (exit $rc)"
+
+# The plot of a night: every night of each cell, its change point, its band.
+if ! command -v gnuplot >/dev/null 2>&1; then
+	skip "the history plot: gnuplot is not installed"
+else
+	result "$T/next.json" 6.11 "2026-02-01T00:00:00Z" 13.4 1500
+	NEXT=$T/next.json PINBENCH_RUN_STANDIN=$T/fake-run "$PB" nightly "$JOB" --history "$H" \
+		--label 6.11 >"$T/out" 2>"$T/err"
+	png=$(ls "$H"/6.11/report-*.png)
+	dat=${png%.png}.dat
+	WHY=$dat
+	sig=$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')
+	[ "$sig" = 89504e470d0a1a0a ] && [ "$H/6.11/report.png" -ef "$png" ] &&
+		grep -q "^!\[pinbench plots\](${png##*/})" "$H/6.11/report.md"
+	ok $? "the night's plot is a PNG named as its report, report.png the newest"
+	nruns=$(sed -n 's/^  pingpong same-cpu (\([0-9]*\) runs).*/\1/p' "$T/out")
+	# the first "mean" block: pingpong's run means, one row a night
+	awk '/^"x" "mean"/ { b++; next } b == 1 && NF == 0 { exit } b == 1 { print $3 }' "$dat" \
+		>"$T/nights"
+	[ -n "$nruns" ] && [ "$nruns" -ge 17 ] && [ "$(wc -l <"$T/nights")" = "$nruns" ] &&
+		(for k in 6.1 6.2 6.3 6.4 6.5 6.6 6.7 6.8 6.9 6.10 6.11; do
+			grep -qx "\"$k\"" "$T/nights" || exit 1
+		done)
+	ok $? "the plot data has every night of the cell ($nruns), every kernel"
+	[ "$(awk '/^"x" "runs"/ { b++; next } b == 1 && NF == 0 { exit } b == 1' "$dat" |
+		wc -l)" -ge $((4 * (nruns - 1))) ]
+	ok $? "the plot data has every value of every night"
+	gp=${png%.png}.gp
+	WHY=$gp
+	grep -q "^set arrow from [0-9.]*, graph 0 .*#d62728" "$gp" && grep -q "'6.3: +10" "$gp" &&
+		grep -q "^set object 1 rect from" "$gp"
+	ok $? "the plot marks the change point at 6.3 and the noise floor band"
+	# a night without a plot: the last one's stays, under its own name only
+	night 6.11 13.4
+	WHY=$T/err
+	[ ! -e "$H/6.11/report.png" ] && [ ! -e "$H/6.11/report.gp" ] && [ -s "$png" ] &&
+		! grep -q "report.*\.png" "$H/6.11/report.md"
+	ok $? "--no-plot: no report.png of an earlier night passes for tonight's"
+	WHY=$T/out
+fi
 
 # A step at the newest kernel that ran three times: a change point at this
 # kernel, a regression.
@@ -183,21 +239,54 @@ H=$T/h3
 result "$H/6.1/20260101T000000-hist.json" 6.1 2026-01-01T00:00:00Z 10.0 1500
 night 6.1 10.02
 rc=$?
-[ $rc = 0 ] && grep -q "no earlier kernel than 6.1 in $H: compared with its earlier runs (A/A" "$T/out" &&
+[ $rc = 0 ] && grep -q "no earlier kernel than 6.1 in $H: compared with its earlier run (A/A)" "$T/out" &&
+	grep -q "^    tonight 10.0[0-9] µs, 4 values$" "$T/out" &&
 	grep -q "^    A/A vs 1 earlier run of this kernel: +0.2 %: within the floor" "$T/out" &&
-	grep -q "floor 1.0 % (--min-change; no A/A runs)" "$T/out" &&
+	grep -q "floor 1.0 % (--min-change; 1 earlier run of this kernel, a CV needs 2)" "$T/out" &&
 	grep -q "earlier runs of 6.1: 1 (A/A" "$H/6.1/report.md"
-ok $? "A/A runs only: compared with them, the noise learnt, exit 0 (exit $rc)"
+ok $? "A/A runs only: compared with them, exit 0 (exit $rc)"
+# What it says about A/A agrees with itself (issue 25): one earlier run of
+# the kernel is an A/A comparison, not "no A/A runs"; no comparisons are
+# not "adjusted for the 0 comparisons"; one is never "1 runs".
+WHY=$T/out
+! grep -q "No A/A runs in the history" "$T/out" "$H/6.1/report.md" &&
+	grep -q "^  No CV from A/A runs yet: it needs a kernel with two runs besides tonight's,$" "$T/out" &&
+	grep -q "^and 6.1 has 1 earlier run: the floor is --min-change.$" "$H/6.1/report.md"
+ok $? "one earlier run of the kernel: A/A said, and why there is no CV yet"
+! grep -q "0 comparisons" "$T/out" "$H/6.1/report.md"
+ok $? "nothing compared: no 'adjusted for the 0 comparisons'"
+! grep -Eq "(^|[^0-9.])1 (runs|nights|kernels|values|earlier runs)" "$T/out" "$H/6.1/report.md" &&
+	grep -q "(2 runs): no change point" "$T/out" && grep -q "; 2 runs in the history" "$T/out"
+ok $? "singular and plural: no '1 runs'"
 night 6.1 10.5
 rc=$?
 [ $rc = 0 ] && grep -q "floor 1.0 % (--min-change; 2 x CV = 0.28 % is below it, 2 A/A runs)" "$T/out" &&
 	grep -q "^    A/A vs 2 earlier runs of this kernel: +4.9 %: beyond the floor (not a regression)" "$T/out" &&
 	grep -q "^verdict: no earlier kernel, only A/A runs of this one" "$T/out"
 ok $? "A/A beyond the floor: said, not a regression (exit $rc)"
+# Reports at every name tonight's could take (this second and the next
+# ten): none is replaced, tonight's takes a name of its own.
+H=$T/h8
+now=$(date -u +%s)
+mkdir -p "$H/7.1"
+for s in 0 1 2 3 4 5 6 7 8 9 10; do
+	echo precious >"$H/7.1/report-$(date -u -d "@$((now + s))" +%Y%m%dT%H%M%SZ).md"
+done
+night 7.1 10.0
+rc=$?
+WHY=$T/err
+[ $rc = 0 ] && [ "$(cat "$H"/7.1/report-*Z.md | grep -c '^precious$')" = 11 ] &&
+	[ "$(ls "$H"/7.1/report-*Z-2.md | wc -l)" = 1 ] &&
+	[ "$H/7.1/report.md" -ef "$(ls "$H"/7.1/report-*Z-2.md)" ]
+ok $? "an earlier report at tonight's name is kept: tonight's is report-...Z-2.md (exit $rc)"
+WHY=$T/out
 H=$T/h4
 night 7.0 10.0
-grep -q "No A/A runs in the history" "$T/out"
-ok $? "no A/A runs: said"
+grep -q "No A/A runs in the history" "$T/out" && grep -q "(1 run): no change point" "$T/out" &&
+	grep -q "; 1 run in the history" "$T/out" &&
+	grep -q "compared with: nothing" "$H/7.0/report.md" &&
+	! grep -Eq "(^|[^0-9.])1 (runs|nights|kernels|values)|0 comparisons" "$T/out" "$H/7.0/report.md"
+ok $? "no A/A runs: said; one run, not '1 runs'"
 
 # A job that fails (its set-up hangs past timeout=0.5), with the real
 # `pinbench run`: exit 3, said in the text and the report, -q or not.

@@ -97,7 +97,8 @@ FAKE_SEED=2 FAKE_SHIFT=5 "$PB" nightly configs/quick.ini --history "$T/h" \
 rc=$?
 d=$T/h/6.1.0-18-amd64
 [ $rc = 1 ] && grep -q "compared with: \*\*6.1.0-17-amd64\*\*" "$d/report.md" &&
-	grep -q "regression" "$d/report.md" && grep -q "report.png" "$d/report.md"
+	grep -q "regression" "$d/report.md" &&
+	grep -Eq "\]\(report-[0-9]{8}T[0-9]{6}Z\.png\)" "$d/report.md"
 ok $? "nightly with a 5 % regression: report.md against 6.1.0-17-amd64, exit 1 (exit $rc)"
 sig=$(head -c 8 "$d/report.png" | od -An -tx1 | tr -d ' \n')
 [ "$sig" = 89504e470d0a1a0a ]

@@ -2,8 +2,9 @@
 /*
  * test_history.c - a results history as nightly reads it: runs (files,
  * and rounds inside a file), history order, which jobs give a run mean,
- * the between-run CV pooled over kernels against figures worked out by
- * hand, and a step named by its kernel and direction.
+ * the values each run keeps for the plot, the between-run CV pooled over
+ * kernels against figures worked out by hand, and a step named by its
+ * kernel and direction.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -117,6 +118,10 @@ static void test_run_means(void **state)
 	assert_non_null(c);
 	assert_int_equal(c->n, 1);
 	NEAR(c->pt[0].v, 11.0, 1e-12);
+	/* the plot's dots: the values in the summary, the left-out and null ones not */
+	assert_int_equal(c->pt[0].nv, 2);
+	NEAR(c->pt[0].val[0], 10.0, 1e-12);
+	NEAR(c->pt[0].val[1], 12.0, 1e-12);
 	assert_true(isnan(c->cv));	/* one run of one kernel: no A/A */
 	assert_int_equal(c->aa_runs, 0);
 	pb_history_free(&h);
