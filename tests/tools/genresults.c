@@ -34,6 +34,8 @@ struct gen_spec {
 	double		cv;		/* noise, a fraction of the mean */
 	double		shift;		/* a fraction added to every value */
 	double		ctx_shift;	/* a fraction added to the context switches per op */
+	double		spread;		/* each placement's values this many times the one
+					 * before; 0: 5 % apart */
 	const char	*skip;		/* "JOB:PLACEMENT" reported skipped */
 	const char	*drop;		/* "JOB:PLACEMENT" left out */
 	const char	*anomaly;	/* "KIND:JOB:PLACEMENT" */
@@ -200,7 +202,8 @@ static void gen_pair_jobs(const struct gen_spec *s, struct gen_rng *r, json_t *j
 		gen_job_name(j, name, sizeof(name));
 		for (p = 0; p < s->placements; p++) {
 			const char *pl = gen_placements[p];
-			double m = (j % 2 ? 1500.0 + 100 * j : 80.0 + 5 * j) * (1 + 0.05 * p);
+			double m = (j % 2 ? 1500.0 + 100 * j : 80.0 + 5 * j) *
+				   (s->spread > 0 ? pow(s->spread, p) : 1 + 0.05 * p);
 			json_t *job;
 
 			if (gen_match(s->drop, name, pl))
@@ -424,7 +427,7 @@ static void gen_defaults(struct gen_spec *s)
 static const char gen_usage[] =
 	"usage: genresults -o FILE [--seed N] [--label L] [--kernel K] [--host H]\n"
 	"       [--jobs N] [--placements N] [--repeats MIN[-MAX]] [--cv PCT] [--shift PCT]\n"
-	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
+	"       [--ctx-shift PCT] [--spread X] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
 	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old] [--boot HEXID]\n";
@@ -446,6 +449,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'c': s->cv = atof(a) / 100; break;
 	case 'S': s->shift = atof(a) / 100; break;
 	case 'C': s->ctx_shift = atof(a) / 100; break;
+	case 'P': s->spread = atof(a); break;
 	case 'K': s->skip = a; break;
 	case 'D': s->drop = a; break;
 	case 'A': s->anomaly = a; break;
@@ -478,7 +482,7 @@ int main(int argc, char **argv)
 		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
 		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
-		{ "boot", 1, NULL, 'I' }, { NULL, 0, NULL, 0 },
+		{ "boot", 1, NULL, 'I' }, { "spread", 1, NULL, 'P' }, { NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	struct gen_spec s;
