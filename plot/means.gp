@@ -3,7 +3,8 @@
 # as points with bars (no line joins two labels), and each run as a dot
 # right of its bar, one series per placement, side by side at each label.
 # The caller sets the x tics (one per label), the x and y ranges, the y
-# format and tics, logy (a log y axis), the labels (a ring round a cell
+# format and tics (and the bottom margin for labels of several lines), logy
+# (a log y axis), the labels (a ring round a cell
 # with an error anomaly), marked (any ring) and subtitle.
 #   call "means.gp" DATAFILE FIRST_INDEX NR_SERIES "TITLE" "YLABEL"
 # A bar whose interval is unbounded above (hi 1e300) stops at ybar, the
@@ -24,3 +25,4 @@ plot for [i=0:ARG3-1] ARG1 index (ARG2+2*i) using 1:2:($3 > ybot ? $3 : ybot):($
      keyentry with points pt 7 ps 0.45 lc rgb "#555555" title "runs", \
      for [k=1:marked] keyentry with points pt 6 ps 2 lc rgb "black" title "error anomaly"
 unset logscale
+set bmargin

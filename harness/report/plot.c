@@ -4,7 +4,7 @@
  * as pictures, through gnuplot, under a caption naming the kernels and the
  * machine.  Per job, two panels side by side: the mean per label with its
  * 95 % confidence bars and each run as a dot, a series per placement (log
- * y when the placements lie a decade apart), and the forest of changes:
+ * y when the values span LOG_RATIO times), and the forest of changes:
  * each cell's change against the baseline in % with its interval, coloured
  * by compare's verdict (within one boot apart).  Per sweep (job names
  * "X/threads=N"), throughput against threads with the baseline's
@@ -38,7 +38,7 @@
 #define KEY_ROW		0.06	/* of the panel's height, a row of the key */
 #define LABEL_ROOM	0.10	/* ... and above the bars, for the % labels */
 #define LOG_RATIO	8	/* a means panel whose values span this factor: log y */
-#define TITLE_W		100	/* a panel's subtitle wrapped at this many characters */
+#define TITLE_W		88	/* a panel's subtitle wrapped at this many characters */
 #define CAPTION_H	40	/* pixels above the panels for the caption */
 
 struct plotter {
@@ -90,10 +90,12 @@ static void gp_str(FILE *f, const char *s)
  * s as a gnuplot string expression of lines at most width characters
  * ('a'."\n".'b'), broken after a space where there is one; for a tic
  * label (tic), its % doubled (gnuplot formats the tic's value with it).
+ * Returns how many lines.
  */
-static void gp_wrapped(FILE *f, const char *s, size_t width, bool tic)
+static int gp_wrapped(FILE *f, const char *s, size_t width, bool tic)
 {
 	size_t n = strlen(s), cut;
+	int lines = 1;
 
 	while (n > width) {
 		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
@@ -105,8 +107,10 @@ static void gp_wrapped(FILE *f, const char *s, size_t width, bool tic)
 			;
 		s += cut;
 		n -= cut;
+		lines++;
 	}
 	gp_strn(f, s, n, tic);
+	return lines;
 }
 
 /* A string as a column header of the .dat: double quotes, none inside. */
@@ -329,21 +333,25 @@ static bool seen_before(const struct pb_cmp *c, int ti, bool sweep)
 
 /*
  * The labels of a means panel as x tics, each wrapped to its share of the
- * panel's width (a host class's name takes lines, never the next panel).
+ * panel's width (a host class's name takes lines, never the next panel),
+ * the bottom margin holding their lines (means.gp resets it).
  */
 static void label_tics(struct plotter *p)
 {
 	const struct pb_cmp *c = p->c;
-	size_t w = c->nr_groups ? 96 / (size_t)c->nr_groups : 96;
-	int i;
+	size_t w = c->nr_groups ? 76 / (size_t)c->nr_groups : 76;
+	int i, lines = 1, l;
 
 	fputs("set xtics (", p->gp);
 	for (i = 0; i < c->nr_groups; i++) {
 		fputs(i ? ", " : "", p->gp);
-		gp_wrapped(p->gp, c->groups[c->order[i]], w < 10 ? 10 : w, true);
+		l = gp_wrapped(p->gp, c->groups[c->order[i]], w < 10 ? 10 : w, true);
+		lines = l > lines ? l : lines;
 		fprintf(p->gp, " %d", i);
 	}
 	fprintf(p->gp, ")\nset xtics norotate\nset xrange [-0.5:%d.5]\n", c->nr_groups - 1);
+	if (lines > 1)
+		fprintf(p->gp, "set bmargin %d\n", lines + 2);
 }
 
 /*
@@ -449,7 +457,7 @@ static bool means_panel(struct plotter *p, int ti)
 	label_tics(p);
 	logy = ext.any_pos && ext.lo > 0 && ext.hi / ext.pos_lo >= LOG_RATIO;
 	if (logy)
-		log_axis(p, &ext, n + marked + 1, false);
+		log_axis(p, &ext, n + marked + 1, true);
 	else
 		y_axis(p, &ext, false, n + marked + 1);
 	fprintf(p->gp, "marked = %d\nlogy = %d\n", marked, logy);
