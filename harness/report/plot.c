@@ -427,6 +427,7 @@ static void row_start(struct plotter *p)
 }
 
 static void log_axis(struct plotter *p, const struct extent *x, int entries, bool labels);
+static int forest_count(struct plotter *p, int ti);
 
 /*
  * A job's means: linear y, or log y when its values span LOG_RATIO and
@@ -453,7 +454,8 @@ static bool means_panel(struct plotter *p, int ti)
 					  w ? w * 0.3 : 0.08, &ext, &marked);
 	if (!n)
 		return false;
-	row_start(p);
+	if (forest_count(p, ti))	/* a forest beside it: the pair on a row */
+		row_start(p);
 	label_tics(p);
 	logy = ext.any_pos && ext.lo > 0 && ext.hi / ext.pos_lo >= LOG_RATIO;
 	if (logy)
@@ -516,6 +518,17 @@ static int forest_rows(struct plotter *p, int ti, struct frow *rows)
 			n++;
 		}
 	}
+	return n;
+}
+
+/* How many rows the forest of the job of table ti has (0: none, one label). */
+static int forest_count(struct plotter *p, int ti)
+{
+	const struct pb_cmp *c = p->c;
+	struct frow *rows = malloc((size_t)c->nr_tables * (size_t)c->nr_groups * sizeof(*rows));
+	int n = rows ? forest_rows(p, ti, rows) : 0;
+
+	free(rows);
 	return n;
 }
 

@@ -1428,7 +1428,8 @@ static void plot_dir(char *dir, size_t len, const char *sub, struct gen_spec *s)
 
 /*
  * Placements a decade and more apart (9 µs beside 250 µs): the means on a
- * log y axis, where both are read; 5 % apart: linear.
+ * log y axis, where both are read; 5 % apart: linear.  One label: the
+ * means alone, packed two a row.
  */
 static void test_plot_log_axis(void **state)
 {
@@ -1451,6 +1452,16 @@ static void test_plot_log_axis(void **state)
 	assert_non_null(strstr(gp, "logy = 1\n"));
 	assert_non_null(strstr(gp, "log scale"));
 	assert_null(strstr(gp, "logy = 0"));
+	free(gp);
+	free(dat);
+	/* one label, three jobs: no forest, so no slot is left empty beside a panel */
+	plot_dir(dir, sizeof(dir), "pone", &s);
+	s.jobs = 3;
+	gen(&s, "pone/1.json");
+	assert_int_equal(plot_fake(dir, "one", NULL, NULL, &gp, &dat), 0);
+	assert_null(strstr(gp, "forest.gp"));
+	assert_null(strstr(gp, "set multiplot next"));
+	assert_non_null(strstr(gp, "set multiplot layout 2,2 "));
 	free(gp);
 	free(dat);
 }
