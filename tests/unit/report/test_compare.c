@@ -1418,6 +1418,16 @@ static void test_plot_golden(void **state)
 	free(dat);
 }
 
+/* The .gp of plot_fake() on dir, no option, which must succeed. */
+static char *plot_gp(const char *dir, const char *name)
+{
+	char *gp, *dat;
+
+	assert_int_equal(plot_fake(dir, name, NULL, NULL, &gp, &dat), 0);
+	free(dat);
+	return gp;
+}
+
 /* A fresh folder sub of the test folder into dir, and s at its defaults. */
 static void plot_dir(char *dir, size_t len, const char *sub, struct gen_spec *s)
 {
@@ -1433,7 +1443,7 @@ static void plot_dir(char *dir, size_t len, const char *sub, struct gen_spec *s)
  */
 static void test_plot_log_axis(void **state)
 {
-	char dir[512], *gp, *dat;
+	char dir[512], *gp;
 	struct gen_spec s;
 	int k;
 
@@ -1448,22 +1458,20 @@ static void test_plot_log_axis(void **state)
 		s.shift = 0.05 * k;
 		gen(&s, k ? "plog/2.json" : "plog/1.json");
 	}
-	assert_int_equal(plot_fake(dir, "log", NULL, NULL, &gp, &dat), 0);
+	gp = plot_gp(dir, "log");
 	assert_non_null(strstr(gp, "logy = 1\n"));
 	assert_non_null(strstr(gp, "log scale"));
 	assert_null(strstr(gp, "logy = 0"));
 	free(gp);
-	free(dat);
 	/* one label, three jobs: no forest, so no slot is left empty beside a panel */
 	plot_dir(dir, sizeof(dir), "pone", &s);
 	s.jobs = 3;
 	gen(&s, "pone/1.json");
-	assert_int_equal(plot_fake(dir, "one", NULL, NULL, &gp, &dat), 0);
+	gp = plot_gp(dir, "one");
 	assert_null(strstr(gp, "forest.gp"));
 	assert_null(strstr(gp, "set multiplot next"));
 	assert_non_null(strstr(gp, "set multiplot layout 2,2 "));
 	free(gp);
-	free(dat);
 }
 
 /*
