@@ -2,10 +2,10 @@
 # forest.gp - one job: each cell's change against the baseline in %, with
 # its 95 % interval, a row per label and placement (the baseline's left
 # out), a line at zero; coloured by compare's verdict, a change within one
-# boot a side as an open square.  The caller sets the y tics (the rows, top
-# down), the y2 tics (each change in words), the ranges, cats (the words of
-# the categories present, 0 .. 4), the labels, marked (any row with an
-# error anomaly, ringed) and subtitle.
+# boot a side as an open square.  The caller sets the x tics (signed), the
+# y tics (the rows, top down), the y2 tics (each change in words), the
+# ranges, cats (the words of the categories present, 0 .. 4), the labels,
+# marked (any row with an error anomaly, ringed) and subtitle.
 #   call "forest.gp" DATAFILE INDEX NR_ROWS "TITLE" "XLABEL"
 # Data block: header "x" "change" "lo" "hi" "cat" "ring", rows: row change lo hi cat ring.
 array cat_title[5] = ["not significant", "regression", "improvement", \
@@ -16,8 +16,7 @@ set title ARG4.(subtitle eq "" ? "" : "\n".subtitle)
 set xlabel ARG5
 set ylabel ""
 unset logscale
-set xtics autofreq norotate
-set format x "%+g"
+set xtics norotate
 set y2tics nomirror
 set grid xtics
 set yzeroaxis lt 1 lc rgb "black" lw 1.5
@@ -31,5 +30,4 @@ unset y2tics
 unset yzeroaxis
 unset grid
 set ytics autofreq
-set format x "%g"
 load plotdir."/common.gp"

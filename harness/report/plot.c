@@ -570,6 +570,22 @@ static void bound_words(char *buf, size_t len, double v)
 		snprintf(buf, len, "%+.1f", v);
 }
 
+/* The x tics of a forest: every nice step, signed ("+2", "-4"), 0 plain. */
+static void forest_xtics(FILE *f, double lo, double hi)
+{
+	double step = nice_step(hi - lo), v;
+	int i, k0 = (int)ceil(lo / step - 1e-9);
+
+	fputs("set xtics (", f);
+	for (i = 0; (v = (k0 + i) * step) <= hi + 1e-9 * step && i < 40; i++) {
+		if (fabs(v) < step / 2)
+			fprintf(f, "%s\"0\" 0", i ? ", " : "");
+		else
+			fprintf(f, "%s\"%+g\" %.10g", i ? ", " : "", v, v);
+	}
+	fputs(")\n", f);
+}
+
 /* The rows as y tics (group and placement) and their changes as y2 tics. */
 static void forest_tics(struct plotter *p, const struct frow *rows, int n)
 {
@@ -636,6 +652,7 @@ static void forest_panel(struct plotter *p, int ti)
 			snprintf(cats + strlen(cats), sizeof(cats) - strlen(cats), "%s%d",
 				 cats[0] ? " " : "", i);
 	forest_tics(p, rows, n);
+	forest_xtics(p->gp, lo, hi);
 	fprintf(p->gp, "set xrange [%.6g:%.6g]\nmarked = %d\ncats = \"%s\"\n", lo, hi, marked,
 		cats);
 	snprintf(sub, sizeof(sub), "against %s, 95%% CI; coloured: significant (q < %.2g, "

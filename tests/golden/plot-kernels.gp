@@ -27,6 +27,7 @@ set ytics ('6.2 same-cpu' 0, '6.3 same-cpu' 1, '6.2 same-core' 2, '6.3 same-core
 set y2tics ("+4.1 %% [+2.5, +5.7]" 0, "-2.0 %% [-3.3, -0.7]" 1, "+3.5 %% [+2.2, +4.8]" 2, "-2.1 %% [-3.9, -0.3]" 3)
 set yrange [3.5:-0.5]
 set y2range [3.5:-0.5]
+set xtics ("-4" -4, "-2" -2, "0" 0, "+2" 2, "+4" 4, "+6" 6)
 set xrange [-4.65555:6.4136]
 marked = 1
 cats = "3 4"
@@ -50,6 +51,7 @@ set ytics ('6.2 same-cpu' 0, '6.3 same-cpu' 1, '6.2 same-core' 2, '6.3 same-core
 set y2tics ("+3.8 %% [+2.1, +5.6]" 0, "-3.4 %% [-5.7, -1.0]" 1, "+2.1 %% [+0.6, +3.6]" 2, "-3.3 %% [-4.4, -2.1]" 3)
 set yrange [3.5:-0.5]
 set y2range [3.5:-0.5]
+set xtics ("-6" -6, "-4" -4, "-2" -2, "0" 0, "+2" 2, "+4" 4, "+6" 6)
 set xrange [-6.56982:6.45092]
 marked = 0
 cats = "3 4"
@@ -93,6 +95,7 @@ set ytics ('6.2 same-socket' 0, '6.3 same-socket' 1)
 set y2tics ("+3.1 %% [+1.3, +5.1]" 0, "-2.3 %% [-4.2, -0.4]" 1)
 set yrange [1.5:-0.5]
 set y2range [1.5:-0.5]
+set xtics ("-4" -4, "-2" -2, "0" 0, "+2" 2, "+4" 4)
 set xrange [-4.92788:5.8001]
 marked = 0
 cats = "3 4"
