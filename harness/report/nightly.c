@@ -720,6 +720,8 @@ static int report(const struct pb_nightly_opts *n, struct pb_nightly *st, FILE *
 		if (got_signal)
 			snprintf(perr, sizeof(perr), "nightly was stopped (SIG%s)",
 				 sigabbrev_np(got_signal));
+		/* the figure judged as the report below is: between boots by the A/A history */
+		pb_cmp_ask_between(&c, pb_history_between, &h);
 		prc = n->plot && !got_signal ?
 		      pb_plot_write(&c, o.baseline, path, perr, sizeof(perr)) : -1;
 		snprintf(path, sizeof(path), "%s/report.md", dir);

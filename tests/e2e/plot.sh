@@ -30,7 +30,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 	for w in "png made" "png signature" "png size" "no placeholder" "dat and gp kept" \
 		 "gp reruns" "marks" "baseline" "unknown baseline" "latency then sweep" \
 		 "baseline without the sweep" "group-by class" "svg made" "svg root element" \
-		 "nightly"; do
+		 "report --noise forest" "nightly" "nightly forest"; do
 		skip "$w: gnuplot not installed"
 	done
 	done_testing
@@ -94,6 +94,21 @@ ok $? "plot -o out.svg exits 0"
 grep -q '^<svg' "$T/out.svg" && grep -q '</svg>' "$T/out.svg"
 ok $? "out.svg has an svg root element"
 
+# The figure judged as report.md is: between boots by a noise profile (calibrate
+# --from four boots), so a boot-level regression is coloured one, not "within one boot".
+mkdir "$T/cal" "$T/A" "$T/B"
+for k in 1 2 3 4; do
+	$G -o "$T/cal/c$k.json" --label 6.1.0-17-amd64 --seed $((k + 40)) --boot c$k || break
+done &&
+	$G -o "$T/A/a.json" --label 6.1.0-17-amd64 --seed 1 --boot aa &&
+	$G -o "$T/B/b.json" --label 6.1.0-18-amd64 --seed 2 --boot bb --shift 5 &&
+	"$PB" calibrate --from -o "$T/noise.json" "$T/cal" >/dev/null 2>"$T/err" &&
+	"$PB" report --noise "$T/noise.json" -o "$T/rep" "$T/A" "$T/B" >/dev/null 2>"$T/err" &&
+	grep -q 'regression\*\* (boot level)' "$T/rep/report.md" &&
+	grep -q '^cats = "1"$' "$T/rep/report.gp" && ! grep -q '^cats = "3"' "$T/rep/report.gp"
+ok $? "report --noise: the forest colours the boot-level regression as report.md words it" \
+	"$T/err"
+
 # nightly, with a stand-in for the run (PINBENCH_RUN_STANDIN DIR LABEL JOBFILE).
 cat >"$T/fake-run" <<EOT
 #!/bin/sh
@@ -124,6 +139,8 @@ ok $? "nightly with a 5 % regression: report.md against 6.1.0-17-amd64, exit 1 (
 sig=$(head -c 8 "$d/report.png" | od -An -tx1 | tr -d ' \n')
 [ "$sig" = 89504e470d0a1a0a ]
 ok $? "nightly report.png is a PNG"
+grep -q '^cats = "1"$' "$d/report.gp" && ! grep -q '^cats = "3"' "$d/report.gp"
+ok $? "nightly: the forest colours the boot-level regression (A/A history) as report.md does"
 FAKE_SEED=3 FAKE_SHIFT=0 "$PB" nightly configs/quick.ini --history "$T/h" \
 	--label 6.1.0-19-amd64 --no-plot >"$T/n3" 2>&1
 rc=$?
