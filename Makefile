@@ -69,6 +69,7 @@ tests/unit/%: tests/unit/%.o $(BENCH_OBJ) libpinbench.a
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(LDLIBS) -lcmocka
 # test_compare runs compare, plot and nightly as the command line does
 tests/unit/report/test_compare: $(CLI_OBJ)
+tests/unit/report/test_report: $(CLI_OBJ)
 
 tests: $(TESTS) pinbench doc
 

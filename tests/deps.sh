@@ -4,11 +4,12 @@
 # As root: apt-get.  Otherwise: print the exact command and stop.
 #   tests/deps.sh --check   (make check) also the packages only tests use, to
 #                           check the lab outputs with the lab's own tools
-#                           (LAVA's schemas, python3-junitparser); without
+#                           (LAVA's schemas, python3-junitparser, xmllint
+#                           for the JUnit schema); without
 #                           them those tests skip, saying so, so a failure to
 #                           install them is said and make check goes on.
 PKGS="build-essential pkg-config libhwloc-dev libpfm4-dev libjansson-dev libcmocka-dev gnuplot-nox iproute2 linux-perf python3-jsonschema scdoc"
-TEST_PKGS="lava-common python3-junitparser python3-yaml"
+TEST_PKGS="lava-common python3-junitparser python3-yaml libxml2-utils"
 missing_of() {
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -403,7 +403,7 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		      const char *config, struct pb_jobset *js)
 {
 	struct pb_evlist *evl = calloc(js->nr, sizeof(*evl));
-	struct pb_run run = { .label = o->label, .config = config,
+	struct pb_run run = { .label = o->label, .config = config, .config_text = js->text,
 			      .cmdline = o->cmdline, .topo = t, .seed = o->seed_value };
 	struct run_show x = { .o = o, .sv = { .dfd = -1 } };
 	struct pb_exec_ops ops;

@@ -44,6 +44,7 @@ struct pb_until {
 struct pb_run {
 	const char		*label;
 	const char		*config;	/* job file, or NULL */
+	const char		*config_text;	/* its text as read, or NULL */
 	char			*cmdline;
 	char			started[32];	/* ISO-8601 UTC */
 	char			finished[32];	/* ISO-8601 UTC, "" while running */

@@ -1456,6 +1456,8 @@ int pb_jobs_load(const char *path, const char *adhoc_bench,
 	if (path && read_job_file(path, &text, &n, err, len))
 		return -1;
 	rc = jobs_load(path, text, n, adhoc_bench, over, nr_over, nr_cpus, js, err, len);
+	if (!rc && text)	/* the result file records it; a job file holds no NUL */
+		js->text = strndup(text, n);
 	free(text);
 	return rc;
 }
@@ -1483,6 +1485,8 @@ void pb_jobset_free(struct pb_jobset *js)
 		free(j->file);
 	}
 	free(js->jobs);
+	free(js->text);
 	js->jobs = NULL;
+	js->text = NULL;
 	js->nr = 0;
 }

@@ -75,6 +75,7 @@ struct pb_job {
 struct pb_jobset {
 	struct pb_job	*jobs;
 	int		nr;
+	char		*text;	/* the job file's text as read (pb_jobs_load), or NULL */
 };
 
 /* The keys every workload accepts (for `pinbench list`). */

@@ -2,10 +2,12 @@
 /*
  * changelog.h - `pinbench report`: two sides of a comparison (a baseline
  * and a new kernel, each a group of report/compare.h) as what a patch
- * changelog or a reply on the list carries: a verdict line per job, the
- * tables, the environment differences, the anomaly legend, the commands
- * that reproduce the runs; in Markdown, and as plain text of at most
- * PB_CHANGELOG_WIDTH columns for an email.
+ * changelog or a reply on the list carries: each side's kernel, commit,
+ * dates and machine, each job's keys and job file, a compact table per job
+ * (a row per cell and side), a verdict line per job, the environment
+ * differences, the anomaly legend, the commands that reproduce the runs; in
+ * Markdown, and as plain text of at most PB_CHANGELOG_WIDTH columns for an
+ * email.
  */
 #ifndef PINBENCH_CHANGELOG_H
 #define PINBENCH_CHANGELOG_H
@@ -24,8 +26,8 @@ struct pb_changelog {
 };
 
 /*
- * The whole report: Markdown (the tables are compare's) or text.  Returns
- * the number of significant regressions, or -1 with err set.
+ * The whole report: Markdown or text.  Returns the number of significant
+ * regressions (err is kept for errors to come: none now).
  */
 int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, FILE *f,
 		       char *err, size_t len);

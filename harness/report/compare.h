@@ -93,6 +93,7 @@ struct pb_cell {
 	char			status[16];	/* "ok", "interrupted", or why there are no values */
 	char			reason[128];
 	bool			interrupted;	/* some values are an interrupted job's */
+	double			wall_s;		/* its jobs' wall time, every status */
 	struct pb_mark		*marks;
 	int			nr_marks;
 	struct pb_cmp_figure	*figs;
@@ -148,12 +149,21 @@ struct pb_cmp {
 	json_t		**cmds;		/* [nr_groups]: the distinct command lines of its runs */
 	json_t		**run_errors;	/* [nr_groups]: run-wide anomalies of severity error,
 					 * one per kind (the first file's) */
+	char		(*started)[24];	/* [nr_groups]: its earliest run's start, UTC, or "" */
 	enum pb_cmp_test test;		/* how cells are tested (set before loading) */
 	const char	*force_group;	/* not NULL: what files load into, whatever their label */
 	const char	*only_class;	/* not NULL: files of other host classes are passed over */
 	bool		no_links;	/* follow no symlink, not even to a file named (a history) */
 	json_t		*classes;	/* the host classes of the files read (strings) */
 	json_t		*kernels;	/* and their kernels */
+	/*
+	 * [nr_groups]: what a report's header says of each group, from its
+	 * files: {"kernels": [release...], "versions": [kernel_version...],
+	 * "machine": the first file's host (its "host" object), "started":
+	 * the earliest, "finished": the latest, "configs": [{"path", "text"}]
+	 * (text null when the file does not record it)}; pb_cmp_about_add()
+	 */
+	json_t		**about;
 };
 
 /*
@@ -339,6 +349,8 @@ json_t *pb_cmp_env_of(json_t *root);
  * stays and the item is listed in *fp's "mixed".
  */
 void pb_cmp_env_add(json_t **fp, json_t *root);
+/* Another file of the group whose header is *ap (NULL: none yet). */
+void pb_cmp_about_add(json_t **ap, json_t *root);
 /*
  * Where the groups' machines differ, the groups in display order: a new
  * array of {"kind", "item", "warning", "head", "values": [{"value",
@@ -364,6 +376,9 @@ void pb_cmp_env_print(FILE *f, json_t *diffs, bool md);
  */
 int pb_cmp_report(struct pb_cmp *c, const struct pb_cmp_opts *o, FILE *out,
 		  char *err, size_t len);
+
+/* " s |": a Markdown table cell, its '|' escaped. */
+void pb_cmp_md_cell(FILE *f, const char *s);
 
 /* A result file's host class: "CPU model; topology" (what fleet and noise group by). */
 void pb_cmp_class_of(json_t *root, char *buf, size_t len);

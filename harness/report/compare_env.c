@@ -168,6 +168,57 @@ void pb_cmp_env_add(json_t **fp, json_t *root)
 	json_decref(nf);
 }
 
+/* s appended to array a (made when missing) unless a holds it; a NULL s is left out */
+static void about_distinct(json_t *o, const char *key, json_t *s)
+{
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+
+	if (!json_is_string(s) && !json_is_object(s))
+		return;
+	if (!a) {
+		a = json_array();
+		json_object_set_new(o, key, a);
+	}
+	json_array_foreach(a, i, v)
+		if (json_equal(v, s))
+			return;
+	json_array_append(a, s);
+}
+
+/* o's key set to t when o has none, or when t is before (first) or after it. */
+static void about_time(json_t *o, const char *key, json_t *t, bool first)
+{
+	const char *have = json_string_value(json_object_get(o, key)), *ts = json_string_value(t);
+
+	if (ts && (!have || (strcmp(ts, have) < 0) == first))
+		json_object_set(o, key, t);
+}
+
+void pb_cmp_about_add(json_t **ap, json_t *root)
+{
+	json_t *host = json_object_get(root, "host"), *cfg = json_object_get(root, "config");
+	json_t *text = json_object_get(root, "config_text");
+
+	if (!*ap)
+		*ap = json_object();
+	if (!*ap)
+		return;
+	if (!json_object_get(*ap, "machine") && json_is_object(host))
+		json_object_set(*ap, "machine", host);
+	about_distinct(*ap, "kernels", json_object_get(host, "kernel"));
+	about_distinct(*ap, "versions", json_object_get(host, "kernel_version"));
+	about_time(*ap, "started", json_object_get(root, "started"), true);
+	about_time(*ap, "finished", json_object_get(root, "finished"), false);
+	if (json_is_string(cfg)) {
+		json_t *c = json_pack("{s:O, s:O}", "path", cfg,
+				      "text", json_is_string(text) ? text : json_null());
+
+		about_distinct(*ap, "configs", c);
+		json_decref(c);
+	}
+}
+
 /* ---- differences ---- */
 
 /* values: [{"value", "groups": [...]}]; group's value joins its like or starts one */

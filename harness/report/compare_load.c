@@ -141,6 +141,7 @@ int pb_cmp_find_group(const struct pb_cmp *c, const char *name)
 static int add_group(struct pb_cmp *c, const char *name)
 {
 	int i = pb_cmp_find_group(c, name);
+	char (*ns)[24];
 	json_t **ne;
 	char **ng;
 
@@ -161,6 +162,16 @@ static int add_group(struct pb_cmp *c, const char *name)
 		return -1;
 	c->run_errors = ne;
 	c->run_errors[c->nr_groups] = json_array();
+	ns = realloc(c->started, (size_t)(c->nr_groups + 1) * sizeof(*ns));
+	if (!ns)
+		return -1;
+	c->started = ns;
+	c->started[c->nr_groups][0] = 0;
+	ne = realloc(c->about, (size_t)(c->nr_groups + 1) * sizeof(*ne));
+	if (!ne)
+		return -1;
+	c->about = ne;
+	c->about[c->nr_groups] = NULL;
 	ng = realloc(c->groups, (size_t)(c->nr_groups + 1) * sizeof(*ng));
 	if (!ng)
 		return -1;
@@ -592,6 +603,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
 	json_array_foreach(json_object_get(job, "anomalies"), i, a)
 		if (add_mark(cell, a))
 			return -1;
+	cell->wall_s += json_number_value(json_object_get(job, "wall_s"));
 	if (strcmp(status, "ok") && !part) {
 		if (cell->n == 0) {
 			snprintf(cell->status, sizeof(cell->status), "%s", status);
@@ -701,6 +713,20 @@ static void clean_strings(json_t *v)
 	}
 }
 
+/* clean_strings() of root, the job file's text (config_text) keeping its lines and tabs. */
+static void clean_config_text(json_t *root)
+{
+	json_t *t = json_object_get(root, "config_text");
+	char *s = json_is_string(t) ? strdup(json_string_value(t)) : NULL;
+
+	clean_strings(root);
+	if (s) {
+		pb_text_clean(s);
+		json_object_set_new(root, "config_text", json_string(s));
+	}
+	free(s);
+}
+
 const char *pb_json_kind(const json_t *v)
 {
 	switch (v ? json_typeof(v) : JSON_NULL) {
@@ -803,6 +829,13 @@ static void add_run_errors(json_t *errs, json_t *root)
 	}
 }
 
+/* The earliest of the group's start times (ISO 8601, UTC: they sort as text). */
+static void add_started(char *first, const char *s)
+{
+	if (strlen(s) < 24 && s[0] && (!first[0] || strcmp(s, first) < 0))
+		strcpy(first, s);
+}
+
 /* A file a folder walk skipped: err says which and why. 0, or -1 (ENOMEM). */
 static int skip_file(struct pb_cmp *c, char *err, size_t len)
 {
@@ -869,7 +902,7 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 	close(fd);
 	if (!root)
 		return 1;
-	clean_strings(root);
+	clean_config_text(root);
 	rc = 0;
 	if (c->only_class) {
 		pb_cmp_class_of(root, key, sizeof(key));
@@ -885,6 +918,8 @@ static int load_file(struct pb_cmp *c, const char *path, bool follow, int *tcap,
 		pb_cmp_env_add(&c->envs[group], root);
 		add_cmdline(c->cmds[group], root);
 		add_run_errors(c->run_errors[group], root);
+		add_started(c->started[group], jstr(root, "started", ""));
+		pb_cmp_about_add(&c->about[group], root);
 	}
 	level_of(root, &lv);
 	json_array_foreach(json_object_get(root, "jobs"), i, job)
@@ -1044,12 +1079,16 @@ void pb_cmp_free(struct pb_cmp *c)
 			json_decref(c->cmds[i]);
 		if (c->run_errors)
 			json_decref(c->run_errors[i]);
+		if (c->about)
+			json_decref(c->about[i]);
 	}
 	free(c->envs);
 	json_decref(c->classes);
 	json_decref(c->kernels);
 	free(c->cmds);
 	free(c->run_errors);
+	free(c->started);
+	free(c->about);
 	for (i = 0; i < c->nr_skipped; i++)
 		free(c->skipped[i]);
 	free(c->groups);

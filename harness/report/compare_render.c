@@ -174,7 +174,7 @@ static void grid_print_text(FILE *f, const struct grid *g)
 		grid_line(f, g, &g->cell[i * g->ncols], w);
 }
 
-static void md_cell(FILE *f, const char *s)
+void pb_cmp_md_cell(FILE *f, const char *s)
 {
 	fputs(" ", f);
 	for (; s && *s; s++) {
@@ -191,7 +191,7 @@ static void grid_print_md(FILE *f, const struct grid *g)
 
 	fputs("|", f);
 	for (j = 0; j < g->ncols; j++)
-		md_cell(f, g->head[j]);
+		pb_cmp_md_cell(f, g->head[j]);
 	fputs("\n|", f);
 	for (j = 0; j < g->ncols; j++)
 		fputs(g->right[j] ? " ---: |" : " --- |", f);
@@ -199,7 +199,7 @@ static void grid_print_md(FILE *f, const struct grid *g)
 	for (i = 0; i < g->nrows; i++) {
 		fputs("|", f);
 		for (j = 0; j < g->ncols; j++)
-			md_cell(f, g->cell[i * g->ncols + j]);
+			pb_cmp_md_cell(f, g->cell[i * g->ncols + j]);
 		fputc('\n', f);
 	}
 }

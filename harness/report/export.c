@@ -227,9 +227,43 @@ static void lava_line(const struct xctx *x, const char *name, const char *result
 	fputc('\n', x->f);
 }
 
+/*
+ * s on one line of the console, as LAVA reads it: controls are spaces and a
+ * '<' that would open a LAVA pattern ("<LAVA_SIGNAL_...", "<LAVA_TEST_RUNNER
+ * EXIT>") is '_'; for the shell (sh), each '\'' is closed, escaped, reopened.
+ */
+static void lava_text(FILE *f, const char *s, bool sh)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fputc(' ', f);
+		else if (*s == '<' && !strncmp(s + 1, "LAVA_", 5))
+			fputc('_', f);
+		else if (sh && *s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * LAVA keeps no reason with a result (lava-test-case has --result,
+ * --measurement and --units only) but keeps, as the case's log, the lines
+ * between its STARTTC and ENDTC signals: the reason goes there.
+ */
+static void lava_reason(const struct xctx *x, const char *name, const char *msg)
+{
+	bool sh = x->o->format == PB_EXP_LAVA;
+	const char *q = sh ? "echo '" : "", *e = sh ? "'\n" : "\n";
+
+	fprintf(x->f, "%s<LAVA_SIGNAL_STARTTC %s>%s%s%s: ", q, name, e, q, name);
+	lava_text(x->f, msg, sh);
+	fprintf(x->f, "%s%s<LAVA_SIGNAL_ENDTC %s>%s", e, q, name, e);
+}
+
 static void write_lava(const struct xctx *x)
 {
-	char name[256], why[800];
+	char name[256];
 
 	if (x->o->format == PB_EXP_LAVA)
 		fprintf(x->f, "# pinbench export: %d jobs x placements and error anomalies\n",
@@ -238,13 +272,8 @@ static void write_lava(const struct xctx *x)
 		const struct xcase *k = &x->v[i];
 
 		lava_name(k, name, sizeof(name));
-		if (x->o->format == PB_EXP_LAVA && k->msg[0]) {
-			snprintf(why, sizeof(why), "%s", k->msg);
-			for (char *p = why; *p; p++)	/* a comment line, whatever it says */
-				if (*p == '\n')
-					*p = ' ';
-			fprintf(x->f, "# %s: %s\n", name, why);
-		}
+		if (k->msg[0])
+			lava_reason(x, name, k->msg);
 		lava_line(x, name, k->result, k->value ? &k->e.s.mean : NULL, k->t->unit);
 		if (!k->mark && k->e.has_base && !isnan(k->e.change)) {
 			strncat(name, ".change", sizeof(name) - strlen(name) - 1);
@@ -256,19 +285,22 @@ static void write_lava(const struct xctx *x)
 
 /* ---- KTAP v1 ---- */
 
-/* Text for a KTAP line: no '#' (it starts the directive), no newline. */
+/* Text for a KTAP line: no '#' (it starts the directive), no line break or other control. */
 static void ktap_text(FILE *f, const char *s)
 {
 	for (; *s; s++)
-		fputc(*s == '#' ? '_' : *s == '\n' ? ' ' : *s, f);
+		fputc(*s == '#' ? '_' : (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
+/* KTAP v1: the version line, the plan right after it, then diagnostics and results. */
 static void write_ktap(const struct xctx *x)
 {
-	fprintf(x->f, "KTAP version 1\n# pinbench export%s%s\n1..%d\n",
-		x->o->base >= 0 ? ": against " : "",
-		x->o->base >= 0 ? (x->o->base_name ? x->o->base_name : "the baseline") : "",
-		x->n);
+	fprintf(x->f, "KTAP version 1\n1..%d\n# pinbench export", x->n);
+	if (x->o->base >= 0) {
+		fputs(": against ", x->f);
+		ktap_text(x->f, x->o->base_name ? x->o->base_name : "the baseline");
+	}
+	fputc('\n', x->f);
 	for (int i = 0; i < x->n; i++) {
 		const struct xcase *k = &x->v[i];
 
@@ -361,10 +393,10 @@ static void xml_text(FILE *f, const char *s)
 	}
 }
 
-/* A <property>, indented under a testcase's <properties> (case) or a testsuite's. */
-static void xml_prop(FILE *f, bool c, const char *name, const char *fmt, ...)
+/* A testsuite's <property>: its name pre.name (a case's figure) or name. */
+static void xml_prop(FILE *f, const char *pre, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void xml_prop(FILE *f, bool c, const char *name, const char *fmt, ...)
+static void xml_prop(FILE *f, const char *pre, const char *name, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -372,48 +404,61 @@ static void xml_prop(FILE *f, bool c, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fprintf(f, "%s<property name=\"%s\" value=\"", c ? "        " : "      ", name);
+	fputs("      <property name=\"", f);
+	if (pre) {
+		xml_text(f, pre);
+		fputc('.', f);
+	}
+	fprintf(f, "%s\" value=\"", name);
 	xml_text(f, buf);
 	fputs("\"/>\n", f);
 }
 
+/*
+ * A case's figures, as properties of its testsuite named PLACEMENT.KEY: the
+ * JUnit schemas (Ant's, Jenkins' junit-10.xsd) give a testcase none.
+ */
 static void junit_props(const struct xctx *x, const struct xcase *k)
 {
 	const struct pb_eval *e = &k->e;
+	const char *p = k->t->placement;
 	FILE *f = x->f;
 
 	if (!k->value || k->mark)
 		return;
-	fputs("      <properties>\n", f);
-	xml_prop(f, true, "metric", "%s", k->t->metric);
-	xml_prop(f, true, "unit", "%s", k->t->unit);
-	xml_prop(f, true, "better", "%s", k->t->higher ? "higher" : "lower");
-	xml_prop(f, true, "mean", "%.10g", e->s.mean);
+	xml_prop(f, p, "metric", "%s", k->t->metric);
+	xml_prop(f, p, "unit", "%s", k->t->unit);
+	xml_prop(f, p, "better", "%s", k->t->higher ? "higher" : "lower");
+	xml_prop(f, p, "mean", "%.10g", e->s.mean);
 	if (e->s.n > 1)
-		xml_prop(f, true, "stddev", "%.10g", e->s.stddev);
-	xml_prop(f, true, "n", "%d", e->s.n);
-	xml_prop(f, true, "tested", "%s", e->between ? "runs" : "repeats");
+		xml_prop(f, p, "stddev", "%.10g", e->s.stddev);
+	xml_prop(f, p, "n", "%d", e->s.n);
+	xml_prop(f, p, "tested", "%s", e->between ? "runs" : "repeats");
 	if (k->t->cpus[0])
-		xml_prop(f, true, "cpus", "%s", k->t->cpus);
+		xml_prop(f, p, "cpus", "%s", k->t->cpus);
 	if (e->has_base && !isnan(e->change)) {
-		xml_prop(f, true, "change_pct", "%.4f", e->change);
+		xml_prop(f, p, "change_pct", "%.4f", e->change);
 		if (!isnan(e->ci_lo)) {
-			xml_prop(f, true, "change_ci95_lo", "%.4f", e->ci_lo);
-			xml_prop(f, true, "change_ci95_hi", isinf(e->ci_hi) ? "inf" : "%.4f", e->ci_hi);
+			xml_prop(f, p, "change_ci95_lo", "%.4f", e->ci_lo);
+			xml_prop(f, p, "change_ci95_hi", isinf(e->ci_hi) ? "inf" : "%.4f",
+				 e->ci_hi);
 		}
 		if (!isnan(e->p)) {
-			xml_prop(f, true, "p", "%.6g", e->p);
-			xml_prop(f, true, "p_adj", "%.6g", e->p_adj);
+			xml_prop(f, p, "p", "%.6g", e->p);
+			xml_prop(f, p, "p_adj", "%.6g", e->p_adj);
 		}
-		xml_prop(f, true, "verdict", "%s", e->verdict);
+		xml_prop(f, p, "verdict", "%s", e->verdict);
 	}
-	fputs("      </properties>\n", f);
 }
 
-static void junit_case(const struct xctx *x, const struct xcase *k)
+/* Seconds the case's jobs ran; an anomaly's case 0 (its cell's case has them). */
+static double case_time(const struct xcase *k)
 {
-	FILE *f = x->f;
+	return k->cell && !k->mark ? k->cell->wall_s : 0;
+}
 
+static void junit_case(const struct xcase *k, FILE *f)
+{
 	fputs("    <testcase classname=\"", f);
 	xml_text(f, k->t->job);
 	fputs("\" name=\"", f);
@@ -422,26 +467,57 @@ static void junit_case(const struct xctx *x, const struct xcase *k)
 		fputc('/', f);
 		xml_text(f, k->mark->kind);
 	}
-	fputs("\">\n", f);
-	junit_props(x, k);
+	fprintf(f, "\" time=\"%.3f\"", case_time(k));
 	if (!strcmp(k->result, "skip")) {
-		fputs("      <skipped message=\"", f);
+		fputs(">\n      <skipped message=\"", f);
 		xml_text(f, k->msg);
-		fputs("\"/>\n", f);
+		fputs("\"/>\n    </testcase>\n", f);
 	} else if (!strcmp(k->result, "fail")) {
-		fprintf(f, "      <%s type=\"%s\" message=\"", k->error ? "error" : "failure",
+		fprintf(f, ">\n      <%s type=\"%s\" message=\"", k->error ? "error" : "failure",
 			k->kind ? k->kind : "failure");
 		xml_text(f, k->msg);
-		fputs("\"/>\n", f);
+		fputs("\"/>\n    </testcase>\n", f);
+	} else {
+		fputs("/>\n", f);
 	}
-	fputs("    </testcase>\n", f);
+}
+
+/* "2026-01-01T00:00:00Z" as the JUnit schemas want it: no zone (it is UTC). */
+static bool junit_stamp(const char *s, char *buf, size_t len)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+
+	for (size_t i = 0; i < sizeof(form) - 1; i++)
+		if (form[i] == 'd' ? s[i] < '0' || s[i] > '9' : s[i] != form[i])
+			return false;
+	snprintf(buf, len, "%.19s", s);
+	return !s[sizeof(form) - 1];
+}
+
+static void junit_suite_head(const struct xctx *x, const char *job, const int *c, double t)
+{
+	json_t *env = x->c->envs ? x->c->envs[x->o->cur] : NULL;
+	const char *host = json_string_value(json_object_get(env, "hostname"));
+	char stamp[24];
+	FILE *f = x->f;
+
+	fputs("  <testsuite name=\"", f);
+	xml_text(f, job);
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
+		c[0], c[1], c[2], c[3], t);
+	if (x->c->started && junit_stamp(x->c->started[x->o->cur], stamp, sizeof(stamp)))
+		fprintf(f, " timestamp=\"%s\"", stamp);
+	fputs(" hostname=\"", f);
+	xml_text(f, host && host[0] ? host : "unknown");
+	fputs("\">\n", f);
 }
 
 static void junit_suite(const struct xctx *x, int from, const bool *done, bool *mine)
 {
 	const char *job = x->v[from].t->job, *host, *model;
 	json_t *env = x->c->envs ? x->c->envs[x->o->cur] : NULL;
-	int tests = 0, fails = 0, errors = 0, skips = 0;
+	int c[4] = { 0 };	/* tests, failures, errors, skipped */
+	double t = 0;
 	FILE *f = x->f;
 
 	for (int i = from; i < x->n; i++) {
@@ -450,29 +526,30 @@ static void junit_suite(const struct xctx *x, int from, const bool *done, bool *
 		mine[i] = !done[i] && !strcmp(k->t->job, job);
 		if (!mine[i])
 			continue;
-		tests++;
-		skips += !strcmp(k->result, "skip");
-		errors += k->error;
-		fails += !strcmp(k->result, "fail") && !k->error;
+		c[0]++;
+		c[1] += !strcmp(k->result, "fail") && !k->error;
+		c[2] += k->error;
+		c[3] += !strcmp(k->result, "skip");
+		t += case_time(k);
 	}
-	fputs("  <testsuite name=\"", f);
-	xml_text(f, job);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", tests,
-		fails, errors, skips);
+	junit_suite_head(x, job, c, t);
 	host = json_string_value(json_object_get(env, "hostname"));
 	model = json_string_value(json_object_get(env, "cpu_model"));
 	fputs("    <properties>\n", f);
 	if (host)
-		xml_prop(f, false, "host", "%s", host);
+		xml_prop(f, NULL, "host", "%s", host);
 	if (model)
-		xml_prop(f, false, "cpu_model", "%s", model);
+		xml_prop(f, NULL, "cpu_model", "%s", model);
 	if (x->o->base >= 0)
-		xml_prop(f, false, "baseline", "%s", x->o->base_name ? x->o->base_name :
+		xml_prop(f, NULL, "baseline", "%s", x->o->base_name ? x->o->base_name :
 			 x->c->groups[x->o->base]);
+	for (int i = from; i < x->n; i++)
+		if (mine[i])
+			junit_props(x, &x->v[i]);
 	fputs("    </properties>\n", f);
 	for (int i = from; i < x->n; i++)
 		if (mine[i])
-			junit_case(x, &x->v[i]);
+			junit_case(&x->v[i], f);
 	fputs("  </testsuite>\n", f);
 }
 
@@ -481,6 +558,7 @@ static int write_junit(const struct xctx *x, const struct pb_exp_counts *n)
 {
 	bool *done = calloc((size_t)x->n + 1, sizeof(*done));
 	bool *mine = calloc((size_t)x->n + 1, sizeof(*mine));
+	double t = 0;
 	int errors = 0;
 
 	if (!done || !mine) {
@@ -488,11 +566,14 @@ static int write_junit(const struct xctx *x, const struct pb_exp_counts *n)
 		free(mine);
 		return -1;
 	}
-	for (int i = 0; i < x->n; i++)
+	for (int i = 0; i < x->n; i++) {
 		errors += x->v[i].error;
+		t += case_time(&x->v[i]);
+	}
+	/* no skipped= here: junit-10.xsd has it on a testsuite only */
 	fprintf(x->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"pinbench\" "
-		"tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
-		x->n, n->fail - errors, errors, n->skip);
+		"tests=\"%d\" failures=\"%d\" errors=\"%d\" time=\"%.3f\">\n",
+		x->n, n->fail - errors, errors, t);
 	for (int i = 0; i < x->n; i++) {
 		if (done[i])
 			continue;

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "report/result.h"
 #include "sys/sysfs.h"
 #include "stats/stopping.h"
@@ -47,6 +48,23 @@ static void cpu_model(char *buf, size_t len)
 {
 	if (pb_cpuinfo_field("model name", buf, len))
 		snprintf(buf, len, "unknown");
+}
+
+/* MemTotal of /proc/meminfo, kB (a report's machine line), or null. */
+static json_t *memory_kb(void)
+{
+	char buf[256], num[32];
+	const char *m;
+	long kb;
+
+	if (pb_sys_read(buf, sizeof(buf), "/proc/meminfo") < 0 || !(m = strstr(buf, "MemTotal:")))
+		return json_null();
+	m += strlen("MemTotal:");
+	m += strspn(m, " \t");
+	snprintf(num, sizeof(num), "%.*s", (int)strspn(m, "0123456789"), m);
+	if (pb_parse_long(num, 1, LONG_MAX, &kb))
+		return json_null();
+	return json_integer(kb);
 }
 
 json_t *pb_host_json(const struct pb_topo *t)
@@ -361,6 +379,7 @@ json_t *pb_run_json(const struct pb_run *run)
 		json_object_set(host, "environment", run->environment);
 	json_object_set_new(host, "nominal_mhz", jmhz(run->nominal.mhz));
 	json_object_set_new(host, "nominal", pb_nominal_json(&run->nominal));
+	json_object_set_new(host, "memory_kb", memory_kb());
 	o = json_pack("{s:s, s:{s:s, s:s}, s:o, s:s, s:s, s:o, s:s, s:o, s:o}",
 		      "schema", PB_SCHEMA, "tool", "name", "pinbench",
 		      "version", PB_VERSION, "host", host,
@@ -368,6 +387,8 @@ json_t *pb_run_json(const struct pb_run *run)
 		      "config", jstr_or_null(run->config),
 		      "cmdline", run->cmdline, "jobs", jobs,
 		      "anomalies", pb_anomalies_json(&run->anomalies));
+	if (run->config_text)	/* the job file as the run read it, for a report */
+		json_object_set_new(o, "config_text", json_string(run->config_text));
 	json_object_set_new(o, "finished", jstr_or_null(run->finished));
 	json_object_set_new(o, "jobs_planned", json_integer(run->planned));
 	json_object_set_new(o, "rounds", json_integer(run->rounds > 0 ? run->rounds : 1));

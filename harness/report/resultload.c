@@ -201,9 +201,9 @@ static int check_latency(struct chk *k, json_t *o)
 	size_t l;
 	int rc = 0;
 
-	if (field(k, o, "latency", W_OBJ))
+	if (field(k, o, "latency", W_OBJ | W_NULL))	/* null: no sample (a stalled window) */
 		return -1;
-	if (!lat)
+	if (!json_is_object(lat))
 		return 0;
 	l = push(k, "%slatency", k->path[0] ? "." : "");
 	json_object_foreach(lat, key, v)

@@ -96,6 +96,17 @@ names = {s.get("name") for s in ET.parse(sys.argv[1]).getroot().iter("testsuite"
 assert "a?b?c?d?[2Je\ud7ff\ue000\U0001f600" in names, names
 assert '=HYPERLINK("http://x","y")' in names, names
 PY
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout --schema tests/junit/junit.xsd "$T/j.xml" >"$T/out" 2>&1
+	ok $? "the JUnit XML of hostile names: valid against tests/junit/junit.xsd" "$T/out"
+elif [ -n "${PINBENCH_CI:-}" ]; then
+	ok 1 "xmllint is not installed (CI must have it: make check installs libxml2-utils)"
+else
+	skip "the JUnit schema: xmllint is not installed (apt-get install libxml2-utils)"
+fi
+"$PB" export --format ktap --baseline "$T/base-h.json" "$T/new-h.json" >"$T/k" 2>"$T/out" &&
+	python3 tests/e2e/ktap_check.py "$T/k" >>"$T/out" 2>&1
+ok $? "the KTAP of hostile names: KTAP v1 grammar (tests/e2e/ktap_check.py)" "$T/out"
 
 # ---- CSV: a cell that starts like a formula stays text
 "$PB" compare --format csv "$T/base-h.json" "$T/new-h.json" >"$T/csv" 2>"$T/err"

@@ -129,6 +129,8 @@ for j in res["jobs"]:
     c = cases[name]
     if j["status"] == "skipped":
         assert c["result"] == "skip" and "measurement" not in c, (c, j["reason"])
+        # the reason, the case's log in LAVA (between its STARTTC and ENDTC)
+        assert c["log"] == ["%s: %s" % (name, j["reason"])], (c, j["reason"])
     elif j["status"] != "ok":
         assert c["result"] == "fail", (c, j["status"])
     else:

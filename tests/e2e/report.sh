@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # pinbench report BASELINE NEW: the changelog files from result files made
-# by tests/tools/genresults.c: the verdict lines, report.md's sections,
-# report.txt within 72 columns, the plot, A/A with one label, errors.
+# by tests/tools/genresults.c: the header, the compact table, the verdict
+# lines, report.md's sections, report.txt within 72 columns, the plot, A/A
+# with one label, errors.  tests/unit/report/test_report.c holds both files
+# to golden copies.
 . "$(dirname "$0")/lib.sh"
 need_pinbench
 genresults
@@ -27,16 +29,22 @@ check "a stream (higher is better) drop of 4 % is slower too" \
 	grep -Eq '^  stream throughput: same-cpu \+[0-9.]+ %.*faster' "$T/out"
 check "report.txt: no line over 72 columns" \
 	sh -c "! awk '{ if (length(\$0) > 72) { print; bad = 1 } } END { exit !bad }' '$T/r/report.txt'"
-check "report.txt: a table per job and placement, tested on the runs" \
-	sh -c "test \$(grep -c '^  change ' '$T/out') -eq 4 && grep -q ' 3 runs ' '$T/out'"
+check "report.txt: the compact table, a row per cell and side, 3 runs each" \
+	sh -c "test \$(grep -Ec '^    (base|new) +3 ' '$T/out') -eq 8 &&
+	grep -q ' n  *Min  *Mean  *Stddev CoeffVar  *Max Change' '$T/out'"
+check "report.txt: the header names each side's kernel, date and machine" sh -c "
+	grep -q '^baseline: 6.1' '$T/out' && grep -q '^  kernel: 6.2 ' '$T/out' &&
+	grep -q '^  date: ' '$T/out' && grep -q '^  machine: ' '$T/out'"
+check "report.txt: no per-op figures" sh -c "! grep -q '/op' '$T/out'"
 check "report.txt: the anomaly legend names the kind, where and an example" \
 	grep -q '^  V noisy: stream same-cpu: 6.2' "$T/out"
 check "report.txt: the command lines to reproduce each side" \
 	sh -c "grep -q '^Reproduce:' '$T/out' && grep -q '^    genresults' '$T/out'"
-check "report.md: verdict, tables (compare's), reproduce" sh -c "
+check "report.md: verdict, the compact table, reproduce" sh -c "
 	grep -q '^# pinbench: 6.2 against 6.1' '$T/r/report.md' &&
 	grep -q '^## Verdict' '$T/r/report.md' && grep -q '^- \*\*pingpong\*\* rtt: ' '$T/r/report.md' &&
-	grep -q '^## Tables' '$T/r/report.md' && grep -q '^| Label | Run 1 | Run 2 | Run 3 |' '$T/r/report.md' &&
+	grep -q '^## Results' '$T/r/report.md' &&
+	grep -q '^| Placement | Side | n | Min | Mean | Stddev | CoeffVar | Max | Change |' '$T/r/report.md' &&
 	grep -q '^## Reproduce' '$T/r/report.md'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the plot as PNG and SVG beside it, linked from report.md" sh -c "

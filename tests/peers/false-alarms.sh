@@ -83,6 +83,7 @@ for name in sys.argv[4:]:
     info = Counter()
     cells = Counter()
     hog_rows = hog_n = claimed = 0
+    calm = calm_v = 0         # rows without N or cpu-steal, and V among them
     said, vsaid = [], []
     files = sorted(glob.glob("%s/%s-*.json" % (out, name)))
     for f in files:
@@ -114,6 +115,10 @@ for name in sys.argv[4:]:
                 got_n |= m == "N"
                 if m == "V":
                     vsaid.append("%s: %s" % (cell, a["message"]))
+            kinds = set(a["kind"] for a in j["anomalies"] if a["severity"] != "info")
+            if not kinds & {"noisy-neighbor", "cpu-steal"}:
+                calm += 1
+                calm_v += "noisy" in kinds
             if uses_hog:
                 hog_rows += 1
                 hog_n += got_n
@@ -131,6 +136,7 @@ for name in sys.argv[4:]:
         print("  info %-18s %3d notes" % (k, n))
     nv = sum(n for (cell, m), n in rows.items() if m == "V" and cell != "run")
     print("  rows with V: %d of %d" % (nv, sum(cells.values()) - len(files)))
+    print("  rows with V among rows without N or cpu-steal: %d of %d" % (calm_v, calm))
     for line in vsaid[:6]:
         print("  V said:", line[:200])
     for line in said[:10]:

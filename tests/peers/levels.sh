@@ -97,11 +97,11 @@ if [ -z "$ANALYSE" ]; then
 	echo "# phase 2: $(( $(date +%s) - t1 )) s for $PAIRS cycles of 3 blocks of $R runs"
 fi
 
-# judge: DIR_A DIR_B NAME -> one json line of compare's row
+# judge: DIR_A DIR_B blocks|alt noise|none -> one json line of compare's row
 judge() {
 	python3 - "$PB" "$OUT/profile.json" "$@" <<'PY'
 import glob, json, os, subprocess, sys, tempfile
-pb, prof, da, db, parity = sys.argv[1:6]
+pb, prof, da, db, parity, mode = sys.argv[1:7]
 fa = sorted(glob.glob(da + "/**/*.json", recursive=True), key=lambda f: json.load(open(f))["started"])
 fb = sorted(glob.glob(db + "/**/*.json", recursive=True), key=lambda f: json.load(open(f))["started"])
 if parity == "alt":	# the 2R runs in time order, odd against even
@@ -116,8 +116,9 @@ with tempfile.TemporaryDirectory() as t:
             q = os.path.join(t, "%s-%d.json" % (label, i))
             json.dump(d, open(q, "w"))
             args.append(q)
+    noise = ["--noise", prof] if mode == "noise" else []
     r = subprocess.run([pb, "compare", "--format", "json", "--order", "given", "--baseline", "X0",
-                        "--noise", prof, "--allow-different", "test_spin_ns"] + args,
+                        "--allow-different", "test_spin_ns"] + noise + args,
                        capture_output=True, text=True)
     if r.returncode not in (0, 1):
         sys.exit("compare failed: " + r.stderr)
@@ -144,17 +145,48 @@ PY
 }
 
 : >"$OUT/aa-blocks"; : >"$OUT/aa-alt"; : >"$OUT/b5"
+: >"$OUT/aa-blocks-w"; : >"$OUT/aa-alt-w"; : >"$OUT/b5-w"
 c=0
 while [ -d "$OUT/p2/$c" ]; do
-	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" blocks >>"$OUT/aa-blocks"
-	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" alt >>"$OUT/aa-alt"
-	judge "$OUT/p2/$c/A2" "$OUT/p2/$c/B5" blocks >>"$OUT/b5"
+	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" blocks noise >>"$OUT/aa-blocks"
+	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" alt noise >>"$OUT/aa-alt"
+	judge "$OUT/p2/$c/A2" "$OUT/p2/$c/B5" blocks noise >>"$OUT/b5"
+	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" blocks none >>"$OUT/aa-blocks-w"
+	judge "$OUT/p2/$c/A" "$OUT/p2/$c/A2" alt none >>"$OUT/aa-alt-w"
+	judge "$OUT/p2/$c/A2" "$OUT/p2/$c/B5" blocks none >>"$OUT/b5-w"
 	c=$((c + 1))
 done
 echo "R = $R runs a block, $REPEATS repeats x $DURATION s a run, pipe cpus=$CPU,$CPU"
+echo "judged with the profile (one boot a side, widened by its between figure):"
 tally "A/A in blocks" "$OUT/aa-blocks"
 tally "A/A alternated" "$OUT/aa-alt"
 tally "+5 % (nominal) in blocks" "$OUT/b5"
+echo "judged without it (changed within its boot at most: the invocations as the units):"
+tally "A/A in blocks" "$OUT/aa-blocks-w"
+tally "A/A alternated" "$OUT/aa-alt-w"
+tally "+5 % (nominal) in blocks" "$OUT/b5-w"
+python3 - "$OUT" "$R" <<'PY'
+import glob, json, math, os, statistics as st, sys
+out, R = sys.argv[1], int(sys.argv[2])
+def block(d):
+    return [math.log(j["summary"]["mean"]) for f in glob.glob(d + "/**/*.json", recursive=True)
+            for j in json.load(open(f))["jobs"] if j.get("summary")]
+bl = []
+c = 0
+while os.path.isdir("%s/p2/%d" % (out, c)):
+    bl += [block("%s/p2/%d/A" % (out, c)), block("%s/p2/%d/A2" % (out, c))]
+    c += 1
+bl = [b for b in bl if len(b) > 1]
+vi = st.mean(st.variance(b) for b in bl)
+bm = [st.mean(b) for b in bl]
+sb = math.sqrt(max(0, st.variance(bm) - vi / R))
+d = [bm[2 * i + 1] - bm[2 * i] for i in range(len(bm) // 2)]
+print("why: the invocations of a block vary by %.1f %% (sd of ln); the blocks' means by %.1f %%,"
+      " %.1f %% of it above the invocations (the machine drifts over minutes); consecutive"
+      " blocks differ by %.1f %% (%.1f %% expected from the invocations alone)" % (
+      100 * math.sqrt(vi), 100 * st.stdev(bm), 100 * sb, 100 * st.stdev(d),
+      100 * math.sqrt(2 * vi / R)))
+PY
 echo "the +5 % spin measured, all B5 runs against all A and A2 runs:" \
 	"$(python3 -c "print('%+.2f %%' % (100 * ($(mean_rtt "$OUT/p2/*/B5") / $(mean_rtt "$OUT/p2/*/A*") - 1)))")"
 
@@ -175,8 +207,11 @@ fi
 : >"$OUT/bx"
 c=0
 while [ -d "$OUT/p3/$c" ]; do
-	judge "$OUT/p3/$c/A" "$OUT/p3/$c/BX" blocks >>"$OUT/bx"
+	judge "$OUT/p3/$c/A" "$OUT/p3/$c/BX" blocks noise >>"$OUT/bx"
 	c=$((c + 1))
 done
 tally "+$X % (the resolution)" "$OUT/bx"
+echo "what the profile says ±5 % takes (run --dry-run --noise, $R rounds a boot):"
+$PB run --dry-run --noise "$OUT/profile.json" --rounds "$R" --min-change 5 "$OUT/job-0.ini" |
+	sed -n 's/^  \(rtt\|  \)/&/p'
 [ -n "$KEEP" ] && echo "runs kept in $OUT"

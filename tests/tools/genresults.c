@@ -49,6 +49,9 @@ struct gen_spec {
 	bool		sweep;		/* add a thread sweep (scale/threads=1,2,4,8) */
 	bool		old;		/* as an older writer: no topology, boot or invocation */
 	const char	*boot;		/* boot_id (hex); NULL: one boot per seed */
+	const char	*params;	/* more workload keys on every job, "poll=1 busy_poll=50" */
+	const char	*config_text;	/* the job file's text ("config_text"); NULL: none */
+	long		memory_kb;	/* host.memory_kb; 0: none recorded */
 };
 
 static const char *const gen_placements[] = {
@@ -353,6 +356,26 @@ static void gen_complete(const struct gen_spec *s, json_t *root)
 	}
 }
 
+/* "k=v k=v" set in every job's params. */
+static void gen_params(const char *kv, json_t *jobs)
+{
+	char buf[256], *save, *w;
+	json_t *job;
+	size_t i;
+
+	json_array_foreach(jobs, i, job) {
+		snprintf(buf, sizeof(buf), "%s", kv);
+		for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(w, '=');
+
+			if (!eq)
+				continue;
+			*eq = 0;
+			json_object_set_new(json_object_get(job, "params"), w, json_string(eq + 1));
+		}
+	}
+}
+
 static json_t *gen_result(const struct gen_spec *s)
 {
 	struct gen_rng r = { s->seed };
@@ -376,6 +399,13 @@ static json_t *gen_result(const struct gen_spec *s)
 		json_array_append_new(json_object_get(root, "anomalies"),
 				      json_pack("{s:s, s:s, s:s}", "kind", s->run_error,
 						"severity", "error", "message", "injected run-wide"));
+	if (root && s->params)
+		gen_params(s->params, json_object_get(root, "jobs"));
+	if (root && s->memory_kb)
+		json_object_set_new(json_object_get(root, "host"), "memory_kb",
+				    json_integer(s->memory_kb));
+	if (root && s->config_text)
+		json_object_set_new(root, "config_text", json_string(s->config_text));
 	if (root && s->topology) {
 		int pk = 0, co = 0, pu = 0;
 
@@ -427,10 +457,11 @@ static void gen_defaults(struct gen_spec *s)
 static const char gen_usage[] =
 	"usage: genresults -o FILE [--seed N] [--label L] [--kernel K] [--host H]\n"
 	"       [--jobs N] [--placements N] [--repeats MIN[-MAX]] [--cv PCT] [--shift PCT]\n"
-	"       [--ctx-shift PCT] [--spread X] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
+	"       [--ctx-shift PCT] [--skip JOB:PL] [--drop JOB:PL] [--anomaly KIND:JOB:PL]\n"
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
-	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old] [--boot HEXID]\n";
+	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old] [--boot HEXID]\n"
+	"       [--params 'K=V K=V'] [--config-text TEXT] [--spread X]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -449,7 +480,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'c': s->cv = atof(a) / 100; break;
 	case 'S': s->shift = atof(a) / 100; break;
 	case 'C': s->ctx_shift = atof(a) / 100; break;
-	case 'P': s->spread = atof(a); break;
+	case 'Y': s->spread = atof(a); break;
 	case 'K': s->skip = a; break;
 	case 'D': s->drop = a; break;
 	case 'A': s->anomaly = a; break;
@@ -465,6 +496,8 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'R': s->run_error = a; break;
 	case 'O': s->old = true; break;
 	case 'I': s->boot = a; break;
+	case 'P': s->params = a; break;
+	case 'Q': s->config_text = a; break;
 	default: return -1;
 	}
 	return 0;
@@ -482,7 +515,8 @@ int main(int argc, char **argv)
 		{ "config", 1, NULL, 'F' }, { "severity", 1, NULL, 'V' }, { "fail", 1, NULL, 'B' },
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
 		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
-		{ "boot", 1, NULL, 'I' }, { "spread", 1, NULL, 'P' }, { NULL, 0, NULL, 0 },
+		{ "boot", 1, NULL, 'I' }, { "params", 1, NULL, 'P' },
+		{ "config-text", 1, NULL, 'Q' }, { "spread", 1, NULL, 'Y' }, { NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	struct gen_spec s;

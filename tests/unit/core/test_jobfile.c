@@ -331,6 +331,29 @@ static void test_defaults(void **state)
 	pb_jobset_free(&js);
 }
 
+/* The text a job file was read from stays with its jobs (for the result file); none ad hoc. */
+static void test_text_kept(void **state)
+{
+	struct pb_jobset js;
+	char *want = NULL;
+	size_t n = 0;
+	FILE *f = fopen(GOOD_BASIC, "r");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(getdelim(&want, &n, 0, f) > 0, 1);
+	fclose(f);
+	load_ok(GOOD_BASIC, NULL, NULL, 0, 2, &js);
+	assert_non_null(js.text);
+	assert_string_equal(js.text, want);
+	pb_jobset_free(&js);
+	assert_null(js.text);
+	load_ok(NULL, "pipe", NULL, 0, 2, &js);
+	assert_null(js.text);
+	pb_jobset_free(&js);
+	free(want);
+}
+
 /* CRLF line ends, tabs, comments after indentation, a '#' inside a value. */
 static void test_syntax_details(void **state)
 {
@@ -1225,6 +1248,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_inheritance),
 		cmocka_unit_test(test_cpus_and_hidden),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_text_kept),
 		cmocka_unit_test(test_syntax_details),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_override_cpus),

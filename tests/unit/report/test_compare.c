@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include "skip.h"
+#include "golden.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
@@ -965,23 +966,6 @@ static char *text_of(const char *path, const char *skip)
 	fclose(f);
 	fclose(m);
 	return buf;
-}
-
-/* out against the golden file (UPDATE_GOLDEN=1: rewritten first). */
-static void golden_match(const char *out, const char *file)
-{
-	char *want;
-	FILE *f;
-
-	if (getenv("UPDATE_GOLDEN")) {
-		f = fopen(file, "w");
-		assert_non_null(f);
-		fputs(out, f);
-		fclose(f);
-	}
-	want = text_of(file, NULL);
-	assert_string_equal(out, want);
-	free(want);
 }
 
 static void golden_check(const char *fmt, const char *file)

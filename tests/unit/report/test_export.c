@@ -134,8 +134,8 @@ static void test_aa_passes(void **state)
 	assert_int_equal(n.pass, 4);
 	assert_int_equal(n.fail + n.skip, 0);
 	assert_int_equal(count(out, "not ok"), 0);
-	assert_non_null(strstr(out, "KTAP version 1\n"));
-	assert_non_null(strstr(out, "\n1..4\n"));
+	/* KTAP v1: the plan right after the version line */
+	assert_true(!strncmp(out, "KTAP version 1\n1..4\n# pinbench export: against ", 47));
 	assert_non_null(strstr(out, "ok 1 pingpong/same-cpu # "));
 	assert_non_null(strstr(out, "no-change: "));
 	free(out);
@@ -158,12 +158,17 @@ static void test_shift_fails_regressions(void **state)
 			       "--measurement 5."));
 	assert_non_null(strstr(out, "lava-test-case stream.same-cpu --result pass"));
 	assert_non_null(strstr(out, "--units %\n"));
-	assert_non_null(strstr(out, "# pingpong.same-cpu: regression: +5."));
+	assert_non_null(strstr(out, "echo '<LAVA_SIGNAL_STARTTC pingpong.same-cpu>'\n"
+			       "echo 'pingpong.same-cpu: regression: +5."));
+	assert_null(strstr(out, "\n# pingpong"));
 	free(out);
 	out = export(b, a, PB_EXP_JUNIT, &n);
 	assert_int_equal(count(out, "<failure type=\"regression\" message=\"regression: +"), 2);
 	assert_int_equal(count(out, "against 6.1; at the boot level; resolves ±"), 2);
-	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"improvement\"/>"));
+	assert_non_null(strstr(out, "<property name=\"same-cpu.verdict\" value=\"improvement\"/>"));
+	/* the figures are the testsuite's properties: a testcase has none (junit-10.xsd) */
+	assert_int_equal(count(out, "<properties>"), count(out, "<testsuite "));
+	assert_int_equal(count(out, "        <property"), 0);
 	assert_non_null(strstr(out, "failures=\"2\" errors=\"0\" skipped=\"0\""));
 	free(out);
 	/* no baseline: nothing to regress against */
@@ -201,7 +206,7 @@ static void test_skip_fail_anomaly(void **state)
 	out = export(p, NULL, PB_EXP_JUNIT, &n);
 	assert_non_null(strstr(out, "<skipped message=\"no SMT siblings\"/>"));
 	assert_non_null(strstr(out, "<error type=\"failed\" message=\"failed: watchdog"));
-	assert_non_null(strstr(out, "name=\"same-core/counter-multiplexed\">\n"
+	assert_non_null(strstr(out, "name=\"same-core/counter-multiplexed\" time=\"0.000\">\n"
 			       "      <failure type=\"anomaly\""));
 	free(out);
 	/* a run-wide error: a case of its own */
@@ -286,6 +291,68 @@ static void rename_jobs(const char *path, const char *from, const char *to)
 	json_decref(root);
 }
 
+/* Set the reason of the job name at placement in result file path. */
+static void set_reason(const char *path, const char *name, const char *placement,
+		       const char *reason)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je), *j;
+	size_t i;
+
+	assert_non_null(root);
+	json_array_foreach(json_object_get(root, "jobs"), i, j)
+		if (!strcmp(json_string_value(json_object_get(j, "name")), name) &&
+		    !strcmp(json_string_value(json_object_get(j, "placement")), placement))
+			json_object_set_new(j, "reason", json_string(reason));
+	assert_int_equal(json_dump_file(root, path, 0), 0);
+	json_decref(root);
+}
+
+/* A result file whose pingpong cannot run same-core. */
+static char *skipped_file(const char *name)
+{
+	struct gen_spec s;
+
+	gen_defaults(&s);
+	s.skip = "pingpong:same-core";
+	return gen_file(&s, name);
+}
+
+/*
+ * A skip's reason reaches LAVA as the case's log, between its STARTTC and
+ * ENDTC signals, with no pattern of LAVA's in it (the loader made the line
+ * break "??"); for sh, quoted.  In KTAP, on the result line.
+ */
+static void test_skip_reasons(void **state)
+{
+	static const char why[] = "can't\r\n<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x RESULT=pass> #2";
+	struct pb_exp_counts n;
+	char *p = skipped_file("why.json"), *out;
+
+	(void)state;
+	set_reason(p, "pingpong", "same-core", why);
+	out = export(p, NULL, PB_EXP_LAVA_SIGNAL, &n);
+	assert_int_equal(n.skip, 1);
+	assert_non_null(strstr(out, "<LAVA_SIGNAL_STARTTC pingpong.same-core>\n"
+			       "pingpong.same-core: can't?\?_LAVA_SIGNAL_TESTCASE TEST_CASE_ID=x "
+			       "RESULT=pass> #2\n<LAVA_SIGNAL_ENDTC pingpong.same-core>\n"
+			       "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=pingpong.same-core "
+			       "RESULT=skip>\n"));
+	assert_int_equal(count(out, "<LAVA_SIGNAL_TESTCASE"), n.pass + n.skip);
+	free(out);
+	out = export(p, NULL, PB_EXP_LAVA, &n);
+	assert_non_null(strstr(out, "echo '<LAVA_SIGNAL_STARTTC pingpong.same-core>'\n"
+			       "echo 'pingpong.same-core: can'\\''t?\?_LAVA_SIGNAL_TESTCASE "
+			       "TEST_CASE_ID=x RESULT=pass> #2'\n"
+			       "echo '<LAVA_SIGNAL_ENDTC pingpong.same-core>'\n"
+			       "lava-test-case pingpong.same-core --result skip\n"));
+	free(out);
+	out = export(p, NULL, PB_EXP_KTAP, &n);
+	assert_non_null(strstr(out, "ok 2 pingpong/same-core # SKIP can't?\?<LAVA_SIGNAL_TESTCASE "
+			       "TEST_CASE_ID=x RESULT=pass> _2\n"));
+	free(out);
+}
+
 /* Every '&' in XML text starts one of the five entities. */
 static void assert_entities(const char *s)
 {
@@ -336,10 +403,15 @@ static void test_escapes_and_counts(void **state)
 	assert_non_null(strstr(out, "<testsuite name=\"ping#1&amp;2\""));
 	assert_null(strstr(out, "#1&2"));
 	assert_entities(out);
+	/* skipped= on a testsuite only; time, timestamp (no zone) and hostname filled */
 	assert_non_null(strstr(out, "<testsuites name=\"pinbench\" tests=\"2\" failures=\"1\" "
-			       "errors=\"1\" skipped=\"0\">"));
-	assert_non_null(strstr(out, "tests=\"2\" failures=\"1\" errors=\"1\" skipped=\"0\">\n"
+			       "errors=\"1\" time=\""));
+	assert_int_equal(count(out, "skipped=\""), 1);
+	assert_non_null(strstr(out, "tests=\"2\" failures=\"1\" errors=\"1\" skipped=\"0\" "
+			       "time=\""));
+	assert_non_null(strstr(out, "\" timestamp=\"2026-01-01T00:00:00\" hostname=\"gen-host\">\n"
 			       "    <properties>"));
+	assert_null(strstr(out, "time=\"0.000\""));
 	free(out);
 }
 
@@ -350,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_aa_passes),
 		cmocka_unit_test(test_shift_fails_regressions),
 		cmocka_unit_test(test_skip_fail_anomaly),
+		cmocka_unit_test(test_skip_reasons),
 		cmocka_unit_test(test_lava_words),
 		cmocka_unit_test(test_escapes_and_counts),
 	};

@@ -156,6 +156,29 @@ static void test_round_trip_fields(void **state)
 	json_decref(d);
 }
 
+/*
+ * The job file's text is kept whole, lines and all, and left out when there
+ * is none; the host's memory is recorded.
+ */
+static void test_config_text(void **state)
+{
+	struct fixture *f = *state;
+	json_t *d = write_and_read(f, "none.json");
+
+	assert_null(json_object_get(d, "config_text"));
+	/* the machine's memory beside it, for the report's machine line */
+	assert_true(json_integer_value(json_object_get(json_object_get(d, "host"),
+						       "memory_kb")) > 0);
+	json_decref(d);
+	f->run.config = "configs/udp.ini";
+	f->run.config_text = "[udp]\nbench = udpping\npoll = 1\nbusy_poll = 50\n";
+	d = write_and_read(f, "text.json");
+	assert_string_equal(json_string_value(json_object_get(d, "config")), "configs/udp.ini");
+	assert_string_equal(json_string_value(json_object_get(d, "config_text")),
+			    "[udp]\nbench = udpping\npoll = 1\nbusy_poll = 50\n");
+	json_decref(d);
+}
+
 static void test_round_trip_repeats_and_counters(void **state)
 {
 	struct fixture *f = *state;
@@ -482,6 +505,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip_fields, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_config_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_round_trip_repeats_and_counters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unbounded_ci_is_null, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_write_leaves_nothing, setup, teardown),

@@ -133,7 +133,7 @@ static void test_schema(void **state)
 	const char *good = HEAD "\"label\": \"6.1\", \"rounds\": 1, \"anomalies\": [], "
 			   "\"boot_id\": \"0b-1\", \"invocation\": null, \"jobs\": ["
 			   JOB ", \"round\": 1, \"summary\": null, \"repeats\": "
-			   "[{\"value\": 0, \"in_summary\": true}]}]}";
+			   "[{\"value\": 0, \"in_summary\": true, \"latency\": null}]}]}";
 
 	(void)state;
 	root = pb_result_parse("f.json", good, strlen(good), err, sizeof(err));
@@ -167,6 +167,10 @@ static void test_schema(void **state)
 	parse_bad(HEAD "\"jobs\": [" JOB ", \"summary\": {\"latency\": {\"p99\": -2}}}]}",
 		  "f.json: not a pinbench result: jobs[0].summary.latency.p99: negative, "
 		  "want 0 or more");
+	/* a stalled window's latency is null (the saver writes it): read; a string is not */
+	parse_bad(HEAD "\"jobs\": [" JOB ", \"repeats\": [{\"latency\": \"x\"}]}]}",
+		  "f.json: not a pinbench result: jobs[0].repeats[0].latency: a string, "
+		  "want an object or null");
 	parse_bad(HEAD "\"jobs\": [" JOB ", \"params\": {\"size\": 64}}]}",
 		  "f.json: not a pinbench result: jobs[0].params: a value is a number, "
 		  "want a string");

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_report.c - `pinbench report` on result files made by the seeded
+ * generator (tests/tools/genresults.c): report.md and report.txt against
+ * golden files, and what an LKP reader looks for in them: each side's
+ * kernel, commit and date, the machine line, the job's parameters and job
+ * file, the compact table in one precision, no untested per-op rows.
+ *
+ * UPDATE_GOLDEN=1 rewrites tests/golden/report.{md,txt}.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include "golden.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cmds.h"
+
+#define GENRESULTS_NO_MAIN
+#include "tools/genresults.c"
+
+static char tmpdir[256];
+static char *md, *txt;		/* the report of the fixtures, made once */
+
+/* Three runs a side: 6.1.0 against a 6.2 release that names its commit, +4 % on the new side. */
+static void fixtures(void)
+{
+	char path[512], err[640];
+	struct gen_spec s;
+
+	for (int k = 0; k < 6; k++) {
+		gen_defaults(&s);
+		s.seed = 20 + (uint64_t)k;
+		s.label = k < 3 ? "6.1.0" : "6.2.0-rc1";
+		s.kernel = k < 3 ? "6.1.0" : "6.2.0-rc1-00012-g1a2b3c4d5e6f";
+		s.hostname = "lab-1";
+		s.cpu_model = "Intel Xeon @ 2.80GHz";
+		s.topology = "1:2:2";
+		s.memory_kb = 24962680;	/* MemTotal of a 24 GiB machine: 23.8 GiB */
+		s.config = "/home/lkp/jobs/udpping-poll.ini";	/* a long path: wrapped */
+		/* an escape sequence in a job file reaches no terminal */
+		s.config_text = k < 3 ? NULL : "[udp]\nbench = pipe\npoll = 1\nbusy_poll = 50\n"
+					       "# \033[2J\n";
+		s.params = "poll=1 busy_poll=50";
+		s.derived = true;
+		s.cv = 0.005;
+		s.shift = k < 3 ? 0 : 0.04;
+		s.anomaly = k < 3 ? NULL : "noisy:stream:same-cpu";
+		snprintf(path, sizeof(path), "%s/%s/r%d.json", tmpdir, k < 3 ? "base" : "new", k);
+		assert_int_equal(gen_write(&s, path, err, sizeof(err)), 0);
+	}
+}
+
+static int setup(void **state)
+{
+	char a[300], b[300], out[300], path[320];
+	char *argv[] = { "report", "--no-plot", "-o", out, a, b, NULL };
+	int fd, saved, rc;
+
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-report-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(a, sizeof(a), "%s/base", tmpdir);
+	snprintf(b, sizeof(b), "%s/new", tmpdir);
+	snprintf(out, sizeof(out), "%s/r", tmpdir);
+	mkdir(a, 0755);
+	mkdir(b, 0755);
+	fixtures();
+	fflush(stdout);
+	fd = open("/dev/null", O_WRONLY);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	rc = cmd_report(6, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	snprintf(path, sizeof(path), "%s/report.md", out);
+	md = rc ? NULL : golden_text(path);
+	snprintf(path, sizeof(path), "%s/report.txt", out);
+	txt = rc ? NULL : golden_text(path);
+	return rc ? -1 : 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[400];
+
+	(void)state;
+	free(md);
+	free(txt);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void test_golden(void **state)
+{
+	(void)state;
+	golden_match(md, "tests/golden/report.md");
+	golden_match(txt, "tests/golden/report.txt");
+}
+
+/* The header: each side's kernel, the commit its release names, its dates, the machine. */
+static void test_header(void **state)
+{
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		const char *r = k ? md : txt;
+
+		assert_non_null(strstr(r, "6.2.0-rc1-00012-g1a2b3c4d5e6f (#1 SMP)"));
+		assert_non_null(strstr(r, "6.1.0 (#1 SMP)"));
+		assert_non_null(strstr(r, "1a2b3c4d5e6f (from the release"));
+		assert_non_null(strstr(r, "2026-01-01 00:00 to 00:01 UTC"));
+		assert_non_null(strstr(r, "1 package, 2 cores, 2 PUs, Intel Xeon @ 2.80GHz, "
+					  "24 GB"));
+	}
+	/* 6.1.0 names no commit: one commit line only */
+	assert_null(strstr(strstr(txt, "commit") + 1, "commit "));
+}
+
+/* The job's parameters, the job file inline where recorded and said where not. */
+static void test_jobs(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(txt, "pingpong: bench=pipe repeats=4 poll=1 busy_poll=50"));
+	assert_non_null(strstr(md, "- **pingpong**: `bench=pipe repeats=4 poll=1 busy_poll=50`"));
+	assert_non_null(strstr(txt, "Job file /home/lkp/jobs/udpping-poll.ini (6.1.0): its text "
+				    "is not in the\n  result files."));
+	assert_non_null(strstr(txt, "Job file /home/lkp/jobs/udpping-poll.ini (6.2.0-rc1):\n"
+				    "    [udp]\n"));
+	assert_non_null(strstr(md, "\n    [udp]\n    bench = pipe\n    poll = 1\n"
+				   "    busy_poll = 50\n"));
+	assert_non_null(strstr(txt, "/home/lkp/jobs/udpping-poll.ini: the job file is under Jobs"));
+	assert_non_null(strstr(txt, "    # ?[2J\n"));
+	assert_null(strchr(txt, '\033'));
+	assert_null(strchr(md, '\033'));
+}
+
+/* The decimals of a figure: "10.41" 2, "1.36 M" 2, "12" 0. */
+static int decimals(const char *s)
+{
+	const char *dot = strchr(s, '.');
+
+	return dot ? (int)strspn(dot + 1, "0123456789") : 0;
+}
+
+/*
+ * The compact table: Min, Mean, Stddev and Max of a cell in one form on
+ * both sides, Hmean for a rate, no per-op rows, 72 columns.
+ */
+static void test_table(void **state)
+{
+	char *copy = strdup(txt), *save, *line;
+	int rows = 0, cell = -1;
+
+	(void)state;
+	assert_non_null(strstr(txt, "n       Min     Hmean    Stddev CoeffVar       Max Change"));
+	assert_non_null(strstr(txt, "n       Min      Mean    Stddev CoeffVar       Max Change"));
+	assert_null(strstr(txt, "/op"));
+	assert_null(strstr(md, "/op"));
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char side[8], mn[16], me[16], sd[16], mx[16], cv[16];
+		int n;
+
+		assert_true(strlen(line) <= 72 + 1);	/* "µ" is two bytes */
+		if (sscanf(line, " %7s %d %15s %15s %15s %15s %15s", side, &n, mn, me, sd, cv,
+			   mx) != 7 || (strcmp(side, "base") && strcmp(side, "new")))
+			continue;
+		rows++;
+		if (!strcmp(side, "base"))
+			cell = decimals(me);
+		assert_int_equal(decimals(mn), cell);
+		assert_int_equal(decimals(me), cell);
+		assert_int_equal(decimals(sd), cell);
+		assert_int_equal(decimals(mx), cell);
+		assert_int_equal(decimals(cv), 2);
+	}
+	assert_int_equal(rows, 8);	/* 2 jobs x 2 placements x 2 sides */
+	free(copy);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden),
+		cmocka_unit_test(test_header),
+		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_table),
+	};
+
+	if (getenv("PB_TEST_FILTER"))
+		cmocka_set_test_filter(getenv("PB_TEST_FILTER"));
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
