@@ -18,6 +18,8 @@ set bars 1.5
 # the panel sets these before each call; defaults for a template called alone
 subtitle = ""
 marked = 0
+logy = 0
+cats = ""
 linear = ""
 ybar = 1e300
 ybot = -1e300

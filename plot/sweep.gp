@@ -18,5 +18,5 @@ plot for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:2:($3 > ybot ? $3 : ybot):($4 
 	with lines ls (int(w) % 8 + 1) lw 1 dt 2 title (w eq word(linear, 1) ? "linear" : ""), \
      for [i=0:ARG3-1] ARG1 index (ARG2+i) using 1:($4 > ybar ? ybar : NaN):("↑") \
 	with labels offset 0,0.5 tc ls (i % 8 + 1) notitle, \
-     for [k=1:marked] keyentry with points pt 6 ps 2 lc rgb "black" title "anomaly flagged"
+     for [k=1:marked] keyentry with points pt 6 ps 2 lc rgb "black" title "error anomaly"
 unset logscale

@@ -223,6 +223,8 @@ int cmd_report(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	/* the figure judged as the report is: between boots by the noise profile */
+	pb_cmp_ask_between(&c, r.cmp.between, r.cmp.between_ctx);
 	if (!r.no_plot)
 		rc = plots(&c, dir, &cl);
 	snprintf(path, sizeof(path), "%s/report.md", dir);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * plot.c - the engine of `pinbench plot` (cli/cmd_plot.c): the comparison
- * as pictures, through gnuplot.  A panel per job: the mean per label with
- * its 95 % confidence bars as points, a series per placement side by side;
- * per sweep (job names "X/threads=N"), throughput against threads with the
- * baseline's linear-scaling line (log-log when wide); per latency workload,
- * the percentiles.  Every cell is judged as compare judges it: significant
- * changes are labelled with their %, anomaly-marked cells ringed.  The y
+ * as pictures, through gnuplot, under a caption naming the kernels and the
+ * machine.  Per job, two panels side by side: the mean per label with its
+ * 95 % confidence bars and each run as a dot, a series per placement (log
+ * y when the values span LOG_RATIO times), and the forest of changes:
+ * each cell's change against the baseline in % with its interval, coloured
+ * by compare's verdict (within one boot apart).  Per sweep (job names
+ * "X/threads=N"), throughput against threads with the baseline's
+ * linear-scaling line (log-log when wide), significant changes labelled;
+ * per latency workload, the percentiles.  Cells with an anomaly of
+ * severity error (one their verdict cannot stand on) are ringed.  The
  * ranges, ticks and SI labels are set here; FILE.dat and FILE.gp are kept
  * beside the image; FILE.gp loads the templates in plot/.
  */
@@ -35,6 +39,9 @@
 #define KEY_COLS	3	/* the key's columns (common.gp: maxcols) */
 #define KEY_ROW		0.06	/* of the panel's height, a row of the key */
 #define LABEL_ROOM	0.10	/* ... and above the bars, for the % labels */
+#define LOG_RATIO	8	/* a means panel whose values span this factor: log y */
+#define TITLE_W		88	/* a panel's subtitle wrapped at this many characters */
+#define CAPTION_H	40	/* pixels above the panels for the caption */
 
 struct plotter {
 	struct pb_cmp		*c;
@@ -60,18 +67,52 @@ struct extent {
  * (doubled).  A control character (a newline would end the command) is
  * dropped for '?'.
  */
-static void gp_str(FILE *f, const char *s)
+static void gp_strn(FILE *f, const char *s, size_t n, bool tic)
 {
 	fputc('\'', f);
-	for (; *s; s++) {
+	for (; n && *s; s++, n--) {
 		unsigned char ch = *s;
 
 		if (ch == '\'')
 			fputs("''", f);
+		else if (ch == '%' && tic)
+			fputs("%%", f);
 		else
 			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, f);
 	}
 	fputc('\'', f);
+}
+
+static void gp_str(FILE *f, const char *s)
+{
+	gp_strn(f, s, strlen(s), false);
+}
+
+/*
+ * s as a gnuplot string expression of lines at most width characters
+ * ('a'."\n".'b'), broken after a space where there is one; for a tic
+ * label (tic), its % doubled (gnuplot formats the tic's value with it).
+ * Returns how many lines.
+ */
+static int gp_wrapped(FILE *f, const char *s, size_t width, bool tic)
+{
+	size_t n = strlen(s), cut;
+	int lines = 1;
+
+	while (n > width) {
+		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+			;
+		cut = cut ? cut : width;
+		gp_strn(f, s, cut, tic);
+		fputs(".\"\\n\".", f);
+		for (; s[cut] == ' '; cut++)
+			;
+		s += cut;
+		n -= cut;
+		lines++;
+	}
+	gp_strn(f, s, n, tic);
+	return lines;
 }
 
 /* A string as a column header of the .dat: double quotes, none inside. */
@@ -121,11 +162,35 @@ static double bar_hi(const struct pb_eval *e)
 }
 
 /*
- * A point's marks, as labels of the panel: its change in % above the bar
- * when significant (in the series' colour), a ring round it when the cell
- * carries an anomaly mark.  lift: how many labels are already above this
- * x (a sweep's series share their x), a line each.  *marked says a ring
- * was drawn.
+ * Does the cell carry an anomaly of severity error, one its verdict
+ * cannot stand on?  Only those are ringed: a warning is in compare's table.
+ */
+static bool cell_error(const struct pb_cell *cell)
+{
+	int i;
+
+	for (i = 0; i < cell->nr_marks; i++)
+		if (!strcmp(cell->marks[i].severity, "error"))
+			return true;
+	return false;
+}
+
+/* A ring round the point at x, y when the cell carries an error; *marked: one was drawn. */
+static void ring_mark(struct plotter *p, const struct pb_cell *cell, double x, double y,
+		      bool *marked)
+{
+	if (!cell_error(cell))
+		return;
+	fprintf(p->gp, "set label \"\" at %.6g,%.10g point pt 6 ps 2.6 lc rgb \"black\" front\n",
+		x, y);
+	*marked = true;
+}
+
+/*
+ * A sweep point's marks, as labels of the panel: its change in % above the
+ * bar when significant (in the series' colour), and ring_mark().  lift:
+ * how many labels are already above this x (a sweep's series share their
+ * x), a line each.
  */
 static void point_marks(struct plotter *p, const struct pb_cell *cell, const struct pb_eval *e,
 			double x, int series, int lift, bool *marked)
@@ -135,11 +200,7 @@ static void point_marks(struct plotter *p, const struct pb_cell *cell, const str
 			"tc ls %d front\n", e->change, x,
 			isfinite(e->s.ci_hi) ? e->s.ci_hi : e->s.mean, 0.9 + 1.1 * lift,
 			series % 8 + 1);
-	if (cell->nr_marks) {
-		fprintf(p->gp, "set label \"\" at %.6g,%.10g point pt 6 ps 2.6 lc rgb "
-			"\"black\" front\n", x, e->s.mean);
-		*marked = true;
-	}
+	ring_mark(p, cell, x, e->s.mean, marked);
 }
 
 static void block_head(struct plotter *p, const char *series, const char *extra)
@@ -241,21 +302,17 @@ static const char *base_name_of(const struct plotter *p)
 }
 
 /*
- * A panel's title (job, metric, what against what, which way is better)
- * into buf, and its second line, what the marks mean, as the gnuplot
- * variable subtitle (the templates join them).
+ * A panel's title (job, metric, what, which way is better) into buf, and
+ * its second line, what is drawn (sub), as the gnuplot variable subtitle
+ * (the templates join them), wrapped to fit the panel.
  */
 static void panel_title(struct plotter *p, const struct pb_table *t, const char *what,
-			const char *more, char *buf, size_t len)
+			const char *sub, char *buf, size_t len)
 {
-	char sub[300];
-
 	snprintf(buf, len, "%s: %s %s (%s is better)", t->sweep_base[0] ? t->sweep_base : t->job,
 		 t->metric, what, t->higher ? "higher" : "lower");
-	snprintf(sub, sizeof(sub), "mean and 95%% CI; +x.x %%: significant change against %s%s",
-		 base_name_of(p), more);
 	fputs("subtitle = ", p->gp);
-	gp_str(p->gp, sub);
+	gp_wrapped(p->gp, sub, TITLE_W, false);
 	fputc('\n', p->gp);
 }
 
@@ -276,29 +333,62 @@ static bool seen_before(const struct pb_cmp *c, int ti, bool sweep)
 	return false;
 }
 
-/* The labels of a means panel as x tics: rotated when they would crowd. */
+/*
+ * The labels of a means panel as x tics, each wrapped to its share of the
+ * panel's width (a host class's name takes lines, never the next panel),
+ * the bottom margin holding their lines (means.gp resets it).
+ */
 static void label_tics(struct plotter *p)
 {
 	const struct pb_cmp *c = p->c;
-	size_t chars = 0;
-	int i;
+	size_t w = c->nr_groups ? 76 / (size_t)c->nr_groups : 76;
+	int i, lines = 1, l;
 
 	fputs("set xtics (", p->gp);
 	for (i = 0; i < c->nr_groups; i++) {
 		fputs(i ? ", " : "", p->gp);
-		gp_str(p->gp, c->groups[c->order[i]]);
+		l = gp_wrapped(p->gp, c->groups[c->order[i]], w < 10 ? 10 : w, true);
+		lines = l > lines ? l : lines;
 		fprintf(p->gp, " %d", i);
-		chars += strlen(c->groups[c->order[i]]) + 2;
 	}
-	fprintf(p->gp, ")\nset xtics %s\nset xrange [-0.5:%d.5]\n",
-		chars > 70 ? "rotate by -25" : "norotate", c->nr_groups - 1);
+	fprintf(p->gp, ")\nset xtics norotate\nset xrange [-0.5:%d.5]\n", c->nr_groups - 1);
+	if (lines > 1)
+		fprintf(p->gp, "set bmargin %d\n", lines + 2);
+}
+
+/*
+ * A series' runs (each run's mean) as dots right of its bars (x + dot),
+ * spread a little so that equal values stay apart: one data block.
+ */
+static void runs_block(struct plotter *p, const struct pb_table *t, double dx, double dot,
+		       struct extent *ext)
+{
+	const struct pb_cmp *c = p->c;
+	struct pb_eval e;
+	int i, k;
+
+	block_head(p, "runs", "");
+	for (i = 0; i < c->nr_groups; i++) {
+		const struct pb_cell *cell = pb_cmp_cell(t, c->order[i]);
+
+		if (!cell_point(p, t, cell, &e))
+			continue;
+		for (k = 0; k < cell->nu; k++) {
+			fprintf(p->dat, "%.6g %.10g\n", i + dx + dot + 0.02 * (k % 3),
+				cell->u[k]);
+			extent_add(ext, cell->u[k], cell->u[k]);
+		}
+		if (!cell->nu)
+			fprintf(p->dat, "%.6g %.10g\n", i + dx + dot, e.s.mean);
+	}
 }
 
 /*
  * One series (a placement) of a means panel, its points beside the other
- * series' (offset dx) at each label: false when it has no values.
+ * series' (offset dx) at each label, then its runs: false when it has no
+ * values.
  */
-static bool means_series(struct plotter *p, const struct pb_table *t, int series, double dx,
+static bool means_series(struct plotter *p, const struct pb_table *t, double dx, double dot,
 			 struct extent *ext, bool *marked)
 {
 	const struct pb_cmp *c = p->c;
@@ -317,8 +407,10 @@ static bool means_series(struct plotter *p, const struct pb_table *t, int series
 		fprintf(p->dat, "%.6g %.10g %.10g %.10g\n", i + dx, e.s.mean, e.s.ci_lo,
 			bar_hi(&e));
 		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
-		point_marks(p, cell, &e, i + dx, series, 0, marked);
+		ring_mark(p, cell, i + dx, e.s.mean, marked);
 	}
+	if (head)
+		runs_block(p, t, dx, dot, ext);
 	return head;
 }
 
@@ -327,14 +419,30 @@ static bool same_means_job(const struct pb_table *a, const struct pb_table *b)
 	return !b->sweep_base[0] && !strcmp(a->job, b->job);
 }
 
-static void means_panel(struct plotter *p, int ti)
+/* Start a pair of panels (a job's means and changes) on a row of its own. */
+static void row_start(struct plotter *p)
+{
+	if (p->panels % 2 == 0)
+		return;
+	fputs("set multiplot next\n", p->gp);
+	p->panels++;
+}
+
+static void log_axis(struct plotter *p, const struct extent *x, int entries, bool labels);
+static int forest_count(struct plotter *p, int ti);
+
+/*
+ * A job's means: linear y, or log y when its values span LOG_RATIO and
+ * more (9 µs same-cpu beside 250 µs cross-socket).  true when drawn.
+ */
+static bool means_panel(struct plotter *p, int ti)
 {
 	const struct pb_cmp *c = p->c;
 	const struct pb_table *t0 = &c->t[ti];
 	int i, first = p->index, n = 0, series = 0;
 	struct extent ext = { 0 };
 	char title[400], ylabel[120];
-	bool marked = false;
+	bool marked = false, logy;
 	double w;
 
 	for (i = ti; i < c->nr_tables; i++)
@@ -344,16 +452,216 @@ static void means_panel(struct plotter *p, int ti)
 	fputs("unset label\n", p->gp);
 	for (i = ti; i < c->nr_tables; i++)
 		if (same_means_job(t0, &c->t[i]))
-			n += means_series(p, &c->t[i], n, w * (n - (series - 1) / 2.0), &ext,
-					  &marked);
+			n += means_series(p, &c->t[i], w * (n - (series - 1) / 2.0),
+					  w ? w * 0.3 : 0.08, &ext, &marked);
 	if (!n)
-		return;
+		return false;
+	if (forest_count(p, ti))	/* a forest beside it: the pair on a row */
+		row_start(p);
 	label_tics(p);
-	y_axis(p, &ext, false, n + marked);
-	fprintf(p->gp, "marked = %d\n", marked);
-	panel_title(p, t0, "per label", "", title, sizeof(title));
+	logy = ext.any_pos && ext.lo > 0 && ext.hi / ext.pos_lo >= LOG_RATIO;
+	if (logy)
+		log_axis(p, &ext, n + marked + 1, true);
+	else
+		y_axis(p, &ext, false, n + marked + 1);
+	fprintf(p->gp, "marked = %d\nlogy = %d\n", marked, logy);
+	panel_title(p, t0, "per label", logy ? "mean and 95% CI, dots: runs; log scale" :
+		    "mean and 95% CI, dots: runs", title, sizeof(title));
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
 	call_panel(p, "means.gp", first, n, title, ylabel, NULL);
+	return true;
+}
+
+/* A row of a forest panel: a cell's change against the baseline. */
+struct frow {
+	const struct pb_table	*t;
+	int			group;
+	struct pb_eval		e;
+	bool			ring;
+};
+
+/*
+ * The category of a row (forest.gp's arrays, from 0): not significant,
+ * regression, improvement, and those two within one boot a side.
+ */
+static int forest_cat(const struct pb_eval *e)
+{
+	static const char *const v[] = { "regression", "improvement", "regression-within-boot",
+					 "improvement-within-boot" };
+	size_t i;
+
+	for (i = 0; e->significant && e->verdict && i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(e->verdict, v[i]))
+			return (int)i + 1;
+	return 0;
+}
+
+/* The rows of the job of table ti, placement by placement, the baseline's left out. */
+static int forest_rows(struct plotter *p, int ti, struct frow *rows)
+{
+	const struct pb_cmp *c = p->c;
+	int i, g, n = 0;
+
+	for (i = ti; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+
+		if (!same_means_job(&c->t[ti], t))
+			continue;
+		for (g = 0; g < c->nr_groups; g++) {
+			const struct pb_cell *cell = pb_cmp_cell(t, c->order[g]);
+			struct frow *r = &rows[n];
+
+			if (!cell_point(p, t, cell, &r->e) || !r->e.has_base || r->e.is_base ||
+			    !isfinite(r->e.change))
+				continue;
+			r->t = t;
+			r->group = c->order[g];
+			r->ring = cell_error(cell);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* How many rows the forest of the job of table ti has (0: none, one label). */
+static int forest_count(struct plotter *p, int ti)
+{
+	const struct pb_cmp *c = p->c;
+	struct frow *rows = malloc((size_t)c->nr_tables * (size_t)c->nr_groups * sizeof(*rows));
+	int n = rows ? forest_rows(p, ti, rows) : 0;
+
+	free(rows);
+	return n;
+}
+
+/* A bound of an interval in the .dat: clipped to the axis, the change when there is none. */
+static double forest_end(double v, double change, double lo, double hi)
+{
+	return isnan(v) ? change : v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The x axis of a forest: 0, every change and finite bound, a little room. */
+static void forest_range(const struct frow *rows, int n, double *lo, double *hi)
+{
+	double span;
+	int i;
+
+	*lo = *hi = 0;
+	for (i = 0; i < n; i++) {
+		const struct pb_eval *e = &rows[i].e;
+		double v[3] = { e->change, e->ci_lo, e->ci_hi };
+
+		for (int k = 0; k < 3; k++) {
+			if (!isfinite(v[k]))
+				continue;
+			*lo = v[k] < *lo ? v[k] : *lo;
+			*hi = v[k] > *hi ? v[k] : *hi;
+		}
+	}
+	span = *hi - *lo < 2 ? 2 : *hi - *lo;
+	*lo -= 0.08 * span;
+	*hi += 0.08 * span;
+}
+
+/* A bound as the right-hand text gives it: "+2.0", "+inf". */
+static void bound_words(char *buf, size_t len, double v)
+{
+	if (isinf(v))
+		snprintf(buf, len, "%sinf", v < 0 ? "-" : "+");
+	else
+		snprintf(buf, len, "%+.1f", v);
+}
+
+/* The x tics of a forest: every nice step, signed ("+2", "-4"), 0 plain. */
+static void forest_xtics(FILE *f, double lo, double hi)
+{
+	double step = nice_step(hi - lo), v;
+	int i, k0 = (int)ceil(lo / step - 1e-9);
+
+	fputs("set xtics (", f);
+	for (i = 0; (v = (k0 + i) * step) <= hi + 1e-9 * step && i < 40; i++) {
+		if (fabs(v) < step / 2)
+			fprintf(f, "%s\"0\" 0", i ? ", " : "");
+		else
+			fprintf(f, "%s\"%+g\" %.10g", i ? ", " : "", v, v);
+	}
+	fputs(")\n", f);
+}
+
+/* The rows as y tics (group and placement) and their changes as y2 tics. */
+static void forest_tics(struct plotter *p, const struct frow *rows, int n)
+{
+	char name[300], lo[16], hi[16];
+	int i;
+
+	fputs("set ytics (", p->gp);
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s %s", p->c->groups[rows[i].group],
+			 rows[i].t->placement);
+		fputs(i ? ", " : "", p->gp);
+		gp_wrapped(p->gp, name, 32, true);
+		fprintf(p->gp, " %d", i);
+	}
+	fputs(")\nset y2tics (", p->gp);
+	for (i = 0; i < n; i++) {
+		const struct pb_eval *e = &rows[i].e;
+
+		bound_words(lo, sizeof(lo), e->ci_lo);
+		bound_words(hi, sizeof(hi), e->ci_hi);
+		if (isnan(e->ci_lo) || isnan(e->ci_hi))
+			fprintf(p->gp, "%s\"%+.1f %%%%\" %d", i ? ", " : "", e->change, i);
+		else
+			fprintf(p->gp, "%s\"%+.1f %%%% [%s, %s]\" %d", i ? ", " : "", e->change, lo,
+				hi, i);
+	}
+	fprintf(p->gp, ")\nset yrange [%d.5:-0.5]\nset y2range [%d.5:-0.5]\n", n - 1, n - 1);
+}
+
+/*
+ * The forest of a job: per cell its change against the baseline in %, with
+ * its 95 % interval (clipped to the axis when unbounded), a zero line,
+ * coloured by compare's verdict; the change in words on the right.
+ */
+static void forest_panel(struct plotter *p, int ti)
+{
+	const struct pb_cmp *c = p->c;
+	struct frow *rows = malloc((size_t)c->nr_tables * (size_t)c->nr_groups * sizeof(*rows));
+	bool seen[5] = { false }, marked = false;
+	char title[400], sub[400], cats[16] = "";
+	double lo, hi;
+	int i, n, cat;
+
+	n = rows ? forest_rows(p, ti, rows) : 0;
+	if (!n) {
+		free(rows);
+		return;
+	}
+	forest_range(rows, n, &lo, &hi);
+	fputs("unset label\n", p->gp);
+	block_head(p, "change", " \"lo\" \"hi\" \"cat\" \"ring\"");
+	for (i = 0; i < n; i++) {
+		const struct pb_eval *e = &rows[i].e;
+
+		cat = forest_cat(e);
+		seen[cat] = true;
+		marked |= rows[i].ring;
+		fprintf(p->dat, "%d %.6g %.6g %.6g %d %d\n", i, e->change,
+			forest_end(e->ci_lo, e->change, lo, hi),
+			forest_end(e->ci_hi, e->change, lo, hi), cat, rows[i].ring);
+	}
+	for (i = 0; i < 5; i++)
+		if (seen[i])
+			snprintf(cats + strlen(cats), sizeof(cats) - strlen(cats), "%s%d",
+				 cats[0] ? " " : "", i);
+	forest_tics(p, rows, n);
+	forest_xtics(p->gp, lo, hi);
+	fprintf(p->gp, "set xrange [%.6g:%.6g]\nmarked = %d\ncats = \"%s\"\n", lo, hi, marked,
+		cats);
+	snprintf(sub, sizeof(sub), "against %s, 95%% CI; coloured: significant (q < %.2g, "
+		 "over %.0f %%)", base_name_of(p), PB_CMP_ALPHA, PB_CMP_MIN_CHG);
+	panel_title(p, rows[0].t, "change", sub, title, sizeof(title));
+	call_panel(p, "forest.gp", p->index - 1, n, title, "change (%)", NULL);
+	free(rows);
 }
 
 /* Log-scale ticks 1, 2, 5, 10, 20, ... over [lo, hi]; over 3 decades 1, 10, 100, ... */
@@ -627,7 +935,7 @@ static void sweep_panel(struct plotter *p, int ti)
 	const struct pb_cmp *c = p->c;
 	const struct pb_table *t0 = &c->t[ti], **pts;
 	int i, j, g, npts, first = p->index, n = 0;
-	char title[400], ylabel[120], linear[256] = "", what[64], more[200];
+	char title[400], ylabel[120], linear[256] = "", what[64], more[600];
 	struct extent ext = { 0 };
 	struct stack st = { .nr = 0 };
 	struct dodge dg = { .n = sweep_count(c, ti) };
@@ -678,7 +986,8 @@ static void sweep_panel(struct plotter *p, int ti)
 		snprintf(linear, sizeof(linear), "0");
 	fprintf(p->gp, "marked = %d\nlinear = \"%s\"\n", marked, linear);
 	snprintf(what, sizeof(what), "against %s", t0->sweep_key);
-	snprintf(more, sizeof(more), "; dashed: %s's linear scaling",
+	snprintf(more, sizeof(more), "mean and 95%% CI; labels: significant change against %s; "
+		 "dashed: %s's linear scaling", base_name_of(p),
 		 off ? base_name_of(p) : c->groups[first_group]);
 	panel_title(p, t0, what, more, title, sizeof(title));
 	snprintf(ylabel, sizeof(ylabel), "%s (%s)", t0->metric, unit_of(t0));
@@ -698,7 +1007,8 @@ static void all_panels(struct plotter *p)
 		if (sweep) {
 			sweep_panel(p, i);
 		} else {
-			means_panel(p, i);
+			if (means_panel(p, i))
+				forest_panel(p, i);
 			latency_panel(p, i);
 		}
 	}
@@ -760,11 +1070,56 @@ static int find_gnuplot(char *buf, size_t len)
 	return -1;
 }
 
+/* The strings of a (distinct) json array joined with sep at the end of buf. */
+static void join_into(char *buf, size_t len, json_t *a, const char *sep)
+{
+	size_t i, off = strlen(buf);
+	json_t *v;
+
+	json_array_foreach(a, i, v)
+		if (json_is_string(v) && off + 1 < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? sep : "",
+						json_string_value(v));
+}
+
+/*
+ * The figure's caption: the kernels, the hosts and their classes (CPU
+ * model; topology, "|" between two), as the results say them.
+ */
+static void caption(const struct pb_cmp *c, char *buf, size_t len)
+{
+	json_t *hosts = json_array();
+	int g;
+	size_t i;
+	json_t *v;
+	bool dup;
+
+	for (g = 0; c->envs && g < c->nr_groups; g++) {
+		json_t *h = json_object_get(c->envs[c->order ? c->order[g] : g], "hostname");
+
+		dup = !json_is_string(h);
+		json_array_foreach(hosts, i, v)
+			dup |= json_equal(v, h);
+		if (!dup)
+			json_array_append(hosts, h);
+	}
+	snprintf(buf, len, "kernel%s: ", json_array_size(c->kernels) > 1 ? "s" : "");
+	join_into(buf, len, c->kernels, ", ");
+	snprintf(buf + strlen(buf), len - strlen(buf), "    host%s: ",
+		 json_array_size(hosts) > 1 ? "s" : "");
+	join_into(buf, len, hosts, ", ");
+	snprintf(buf + strlen(buf), len - strlen(buf), " (");
+	join_into(buf, len, c->classes, " | ");
+	snprintf(buf + strlen(buf), len - strlen(buf), ")");
+	json_decref(hosts);
+}
+
 static void gp_header(FILE *f, const struct plotter *p, const char *plotdir,
 		      const char *image, bool svg)
 {
 	int cols = p->panels > 1 ? 2 : 1, rows = (p->panels + cols - 1) / cols;
-	int w = PANEL_W * cols, h = PANEL_H * rows;
+	int w = PANEL_W * cols, h = PANEL_H * rows + CAPTION_H;
+	char cap[2048];
 
 	fputs("# Generated by pinbench plot; restyle freely and rerun: gnuplot THIS.gp\n"
 	      "# Templates: the plot/ folder of pinbench (plotdir below).\n", f);
@@ -782,7 +1137,10 @@ static void gp_header(FILE *f, const struct plotter *p, const char *plotdir,
 	fputs("if (!exists(\"pinbench_stdout\")) set output ", f);
 	gp_str(f, image);
 	fputs("\nload plotdir.\"/common.gp\"\n", f);
-	fprintf(f, "set multiplot layout %d,%d\n", rows, cols);
+	caption(p->c, cap, sizeof(cap));
+	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
+	gp_wrapped(f, cap, (size_t)cols * 90, false);
+	fputs(" font \",12\"\n", f);
 }
 
 static const char *base_name(const char *path)

@@ -34,6 +34,8 @@ struct gen_spec {
 	double		cv;		/* noise, a fraction of the mean */
 	double		shift;		/* a fraction added to every value */
 	double		ctx_shift;	/* a fraction added to the context switches per op */
+	double		spread;		/* each placement's values this many times the one
+					 * before; 0: 5 % apart */
 	const char	*skip;		/* "JOB:PLACEMENT" reported skipped */
 	const char	*drop;		/* "JOB:PLACEMENT" left out */
 	const char	*anomaly;	/* "KIND:JOB:PLACEMENT" */
@@ -203,7 +205,8 @@ static void gen_pair_jobs(const struct gen_spec *s, struct gen_rng *r, json_t *j
 		gen_job_name(j, name, sizeof(name));
 		for (p = 0; p < s->placements; p++) {
 			const char *pl = gen_placements[p];
-			double m = (j % 2 ? 1500.0 + 100 * j : 80.0 + 5 * j) * (1 + 0.05 * p);
+			double m = (j % 2 ? 1500.0 + 100 * j : 80.0 + 5 * j) *
+				   (s->spread > 0 ? pow(s->spread, p) : 1 + 0.05 * p);
 			json_t *job;
 
 			if (gen_match(s->drop, name, pl))
@@ -458,7 +461,7 @@ static const char gen_usage[] =
 	"       [--derived] [--latency] [--sweep] [--schema S] [--config JOBFILE]\n"
 	"       [--severity info|warn|error] [--fail JOB:PL] [--cpu-model M]\n"
 	"       [--topology PACKAGES:CORES:PUS] [--run-error KIND] [--old] [--boot HEXID]\n"
-	"       [--params 'K=V K=V'] [--config-text TEXT]\n";
+	"       [--params 'K=V K=V'] [--config-text TEXT] [--spread X]\n";
 
 static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 {
@@ -477,6 +480,7 @@ static int gen_opt(struct gen_spec *s, int ch, const char *a, const char **out)
 	case 'c': s->cv = atof(a) / 100; break;
 	case 'S': s->shift = atof(a) / 100; break;
 	case 'C': s->ctx_shift = atof(a) / 100; break;
+	case 'Y': s->spread = atof(a); break;
 	case 'K': s->skip = a; break;
 	case 'D': s->drop = a; break;
 	case 'A': s->anomaly = a; break;
@@ -512,7 +516,7 @@ int main(int argc, char **argv)
 		{ "cpu-model", 1, NULL, 'M' }, { "topology", 1, NULL, 'T' },
 		{ "run-error", 1, NULL, 'R' }, { "old", 0, NULL, 'O' },
 		{ "boot", 1, NULL, 'I' }, { "params", 1, NULL, 'P' },
-		{ "config-text", 1, NULL, 'Q' }, { NULL, 0, NULL, 0 },
+		{ "config-text", 1, NULL, 'Q' }, { "spread", 1, NULL, 'Y' }, { NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	struct gen_spec s;

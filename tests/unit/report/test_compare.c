@@ -1251,7 +1251,10 @@ static void fake_gnuplot(char *bindir, size_t len)
 	assert_int_equal(chmod(path, 0755), 0);
 }
 
-/* The golden plot's fixtures: three labels, an anomaly, a sweep, a latency job. */
+/*
+ * The golden plot's fixtures: three labels, a warning on 6.2's stream
+ * same-cpu and an error on 6.3's pingpong same-core, a sweep, a latency job.
+ */
 static void plot_fixtures(const char *sub)
 {
 	char name[64];
@@ -1273,14 +1276,18 @@ static void plot_fixtures(const char *sub)
 	s.label = "6.3";
 	s.seed = 3;
 	s.shift = -0.02;
-	s.anomaly = NULL;
+	s.anomaly = "noisy:pingpong:same-core";
+	s.severity = "error";
 	snprintf(name, sizeof(name), "%s/3.json", sub);
 	gen(&s, name);
 }
 
-/* Plot dir into tmpdir/pg/NAME.png with the fake gnuplot; 0 or plot's exit code. */
-static int plot_fake(const char *dir, const char *name, const char *baseline, char **gp,
-		     char **dat)
+/*
+ * Plot dir into dir/NAME.png with the fake gnuplot, with option opt val
+ * when opt is not NULL (--baseline 6.2); 0 or plot's exit code.
+ */
+static int plot_fake(const char *dir, const char *name, const char *opt, const char *val,
+		     char **gp, char **dat)
 {
 	char bin[520], png[600], path[600], tpl[PATH_MAX], *oldpath, *out;
 	int rc;
@@ -1292,8 +1299,8 @@ static int plot_fake(const char *dir, const char *name, const char *baseline, ch
 	snprintf(path, sizeof(path), "%s:%s", bin, oldpath);
 	setenv("PATH", path, 1);
 	snprintf(png, sizeof(png), "%s/%s.png", dir, name);
-	if (baseline)
-		rc = run_cmd(cmd_plot, &out, 6, "plot", "--baseline", baseline, dir, "-o", png);
+	if (opt)
+		rc = run_cmd(cmd_plot, &out, 6, "plot", opt, val, dir, "-o", png);
 	else
 		rc = run_cmd(cmd_plot, &out, 4, "plot", dir, "-o", png);
 	setenv("PATH", oldpath, 1);
@@ -1309,11 +1316,39 @@ static int plot_fake(const char *dir, const char *name, const char *baseline, ch
 }
 
 /*
+ * The rows of a .dat with fields numbers (a forest's: 6; a means
+ * series': 4) whose field col (from 1) is not "0": the forest's
+ * significant rows with 6, 5.
+ */
+static int dat_rows(const char *dat, int fields, int col, bool nonzero)
+{
+	const char *line, *nl;
+	char buf[256];
+	double v[8];
+	int n = 0, k;
+
+	for (line = dat; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		snprintf(buf, sizeof(buf), "%.*s", (int)(nl - line), line);
+		k = sscanf(buf, "%lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3],
+			   &v[4], &v[5], &v[6]);
+		if (k == fields && (nonzero ? v[col - 1] != 0 : v[col - 1] < 0))
+			n++;
+		if (!*nl)
+			break;
+	}
+	return n;
+}
+
+/*
  * What is drawn, against tests/golden/plot-kernels.{gp,dat} (UPDATE_GOLDEN=1
- * rewrites them): points, not lines, for the labels; the significant
- * changes labelled with their %, as compare judges them; the anomaly ring;
- * the sweep's ticks at 1, 2, 4, 8 threads and SI axis; --baseline moves
- * the labels; an unknown one is exit 2.
+ * rewrites them): per job the means with the runs as dots and the forest
+ * of changes beside it, on a row of their own; every coloured forest row
+ * and every sweep % label is a change compare calls significant; a ring
+ * only on the cell with an error anomaly (the warning is not ringed); the
+ * caption names kernels and host; no placeholder; the sweep's ticks at 1,
+ * 2, 4, 8 threads and SI axis; --baseline moves the changes; an unknown
+ * one is exit 2.
  */
 static void test_plot_golden(void **state)
 {
@@ -1324,33 +1359,131 @@ static void test_plot_golden(void **state)
 	path_in(dir, sizeof(dir), "pg");
 	mkdir(dir, 0755);
 	plot_fixtures("pg");
-	assert_int_equal(plot_fake(dir, "kernels", NULL, &gp, &dat), 0);
+	assert_int_equal(plot_fake(dir, "kernels", NULL, NULL, &gp, &dat), 0);
 	golden_match(gp, "tests/golden/plot-kernels.gp");
 	golden_match(dat, "tests/golden/plot-kernels.dat");
 	assert_null(strstr(gp, "yerrorlines"));
+	assert_null(strstr(gp, "x.x"));
+	assert_non_null(strstr(gp, "set multiplot layout 5,2 title 'kernels: 6.1, 6.2, 6.3    "
+			       "host: gen-host ("));
 	assert_non_null(strstr(gp, "call plotdir.\"/means.gp\" 'kernels.dat' \"0\" \"2\" "
 			       "'pingpong: rtt per label (lower is better)'"));
+	assert_non_null(strstr(gp, "call plotdir.\"/forest.gp\" 'kernels.dat' \"4\" \"4\" "
+			       "'pingpong: rtt change (lower is better)'"));
+	/* udp-rr's pair starts a row: the sweep's slot beside it is skipped */
+	assert_non_null(strstr(gp, "set multiplot next\n"));
+	assert_non_null(strstr(gp, "set ytics ('6.2 same-cpu' 0, '6.3 same-cpu' 1, "
+			       "'6.2 same-core' 2, '6.3 same-core' 3)"));
 	assert_non_null(strstr(gp, "set xtics ('6.1' 0, '6.2' 1, '6.3' 2)"));
 	assert_non_null(strstr(gp, "set xtics (\"1\" 1, \"2\" 2, \"4\" 4, \"8\" 8)"));
 	assert_non_null(strstr(gp, "set ytics (\"0\" 0, \"2 M\" 2000000, \"4 M\" 4000000"));
-	/* the ring: 6.2's stream same-cpu, at x 1 - 0.15 */
-	assert_non_null(strstr(gp, "set label \"\" at 0.85,"));
+	assert_non_null(strstr(gp, "logy = 0"));
+	/* the ring: 6.3's pingpong same-core (error), at x 2 + 0.15; not 6.2's warning */
+	assert_non_null(strstr(gp, "set label \"\" at 2.15,"));
+	assert_null(strstr(gp, "set label \"\" at 0.85,"));
 	assert_non_null(strstr(gp, "marked = 1"));
-	/* every % label is a change compare calls significant, against 6.1 */
+	/* every coloured row and % label is a change compare calls significant, against 6.1 */
 	assert_int_equal(run_cmd(cmd_compare, &cmp, 4, "compare", "--format", "csv", dir), 0);
 	for (p = gp; (p = strstr(p, "set label \"")) != NULL; p++)
 		nlabels += p[11] == '+' || p[11] == '-';
-	assert_true(nlabels > 0);
+	nlabels += dat_rows(dat, 6, 5, true);
+	assert_true(dat_rows(dat, 6, 5, true) > 0);
 	assert_int_equal(nlabels, count_lines_with(cmp, ",true,"));
 	free(cmp);
-	/* no bar below 0: every lo in the .dat is >= 0 */
-	assert_null(strstr(dat, " -"));
-	assert_int_equal(plot_fake(dir, "b62", "6.2", &gp2, &dat2), 0);
-	assert_non_null(strstr(gp2, "significant change against 6.2"));
+	/* no bar below 0: every lo of a means series is >= 0 */
+	assert_int_equal(dat_rows(dat, 4, 3, false), 0);
+	assert_int_equal(plot_fake(dir, "b62", "--baseline", "6.2", &gp2, &dat2), 0);
+	assert_non_null(strstr(gp2, "subtitle = 'against 6.2, 95% CI"));
 	assert_string_not_equal(gp, gp2);
 	free(gp2);
 	free(dat2);
-	assert_int_equal(plot_fake(dir, "bx", "6.9", &gp2, &dat2), 2);
+	assert_int_equal(plot_fake(dir, "bx", "--baseline", "6.9", &gp2, &dat2), 2);
+	free(gp);
+	free(dat);
+}
+
+/* The .gp of plot_fake() on dir, no option, which must succeed. */
+static char *plot_gp(const char *dir, const char *name)
+{
+	char *gp, *dat;
+
+	assert_int_equal(plot_fake(dir, name, NULL, NULL, &gp, &dat), 0);
+	free(dat);
+	return gp;
+}
+
+/* A fresh folder sub of the test folder into dir, and s at its defaults. */
+static void plot_dir(char *dir, size_t len, const char *sub, struct gen_spec *s)
+{
+	path_in(dir, len, sub);
+	mkdir(dir, 0755);
+	gen_defaults(s);
+}
+
+/*
+ * Placements a decade and more apart (9 µs beside 250 µs): the means on a
+ * log y axis, where both are read; 5 % apart: linear.  One label: the
+ * means alone, packed two a row.
+ */
+static void test_plot_log_axis(void **state)
+{
+	char dir[512], *gp;
+	struct gen_spec s;
+	int k;
+
+	(void)state;
+	plot_dir(dir, sizeof(dir), "plog", &s);
+	s.jobs = 1;
+	s.placements = 2;
+	s.spread = 28;
+	for (k = 0; k < 2; k++) {
+		s.label = k ? "6.2" : "6.1";
+		s.seed = (uint64_t)k + 1;
+		s.shift = 0.05 * k;
+		gen(&s, k ? "plog/2.json" : "plog/1.json");
+	}
+	gp = plot_gp(dir, "log");
+	assert_non_null(strstr(gp, "logy = 1\n"));
+	assert_non_null(strstr(gp, "log scale"));
+	assert_null(strstr(gp, "logy = 0"));
+	free(gp);
+	/* one label, three jobs: no forest, so no slot is left empty beside a panel */
+	plot_dir(dir, sizeof(dir), "pone", &s);
+	s.jobs = 3;
+	gen(&s, "pone/1.json");
+	gp = plot_gp(dir, "one");
+	assert_null(strstr(gp, "forest.gp"));
+	assert_null(strstr(gp, "set multiplot next"));
+	assert_non_null(strstr(gp, "set multiplot layout 2,2 "));
+	free(gp);
+}
+
+/*
+ * --group-by class: the labels are host classes ("CPU model; topology"),
+ * wrapped onto lines of their share of the panel, never rotated into the
+ * next panel, the bottom margin holding them; the subtitle naming the
+ * baseline class wrapped too.
+ */
+static void test_plot_class(void **state)
+{
+	char dir[512], *gp, *dat;
+	struct gen_spec s;
+
+	(void)state;
+	plot_dir(dir, sizeof(dir), "pcl", &s);
+	s.cpu_model = "Intel(R) Xeon(R) Platinum 8280 CPU @ 2.70GHz";
+	s.topology = "2:56:112";
+	gen(&s, "pcl/1.json");
+	s.cpu_model = "AMD EPYC 7763 64-Core Processor";
+	s.seed = 2;
+	gen(&s, "pcl/2.json");
+	assert_int_equal(plot_fake(dir, "class", "--group-by", "class", &gp, &dat), 0);
+	assert_null(strstr(gp, "rotate by"));
+	assert_non_null(strstr(gp, "set xtics ('AMD EPYC 7763 64-Core Processor; 2'.\"\\n\"."
+			       "'packages, 56 cores"));
+	assert_non_null(strstr(gp, "set bmargin 5\n"));	/* three lines of labels */
+	assert_non_null(strstr(gp, "subtitle = 'against AMD EPYC 7763 64-Core Processor; 2 "));
+	assert_non_null(strstr(gp, "'.\"\\n\".'"));
 	free(gp);
 	free(dat);
 }
@@ -1594,6 +1727,8 @@ int main(void)
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_no_gnuplot),
 		cmocka_unit_test(test_plot_golden),
+		cmocka_unit_test(test_plot_log_axis),
+		cmocka_unit_test(test_plot_class),
 		cmocka_unit_test(test_nightly),
 		cmocka_unit_test(test_nightly_cannot_run),
 	};
