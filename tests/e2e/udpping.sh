@@ -93,5 +93,5 @@ $PB bench udpping cpus=0,0 percentiles=99.99,50,50 --repeats 1 --duration 0.2 --
 J=$(result_of "$T/pct.out")
 check "percentiles=99.99,50,50: summary latency has p50 and p99.99 only, and min, max" pyjson "$J" \
 	'[k for k in d["jobs"][0]["summary"]["latency"]] == ["count", "mean", "min", "p50", "p99.99", "max"]'
-check "percentiles=: the text shows them" grep -Eq 'latency us: p50 [0-9.]+ +p99.99 [0-9.]+ +max' "$T/pct.out"
+check "percentiles=: the text shows them" grep -Eq 'latency µs: p50 [0-9.]+ +p99.99 [0-9.]+ +max' "$T/pct.out"
 done_testing
