@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cmds.h"
 #include "cli/run.h"
 #include "cli/say.h"
 #include "core/plan.h"
@@ -318,7 +319,7 @@ static void print_results(const struct run_opts *o, const struct pb_run *run, in
 	struct pb_run view = *run;
 	struct pb_result *sel;
 
-	if (o->quiet || o->json || to <= from)
+	if (o->quiet || o->json || o->csv || !o->verbose || to <= from)
 		return;
 	sel = malloc((size_t)(to - from) * sizeof(*sel));
 	if (!sel)
@@ -385,14 +386,15 @@ static void show_finished(void *ctx, const struct pb_run *run)
 {
 	struct run_show *x = ctx;
 
-	if (x->o->quiet || x->o->json)
+	if (x->o->quiet || x->o->json || x->o->csv)
 		return;
 	pb_run_print_sweeps(run, stdout);
-	if (run->rounds > 1)
+	if (run->rounds > 1 && x->o->verbose)
 		pb_run_print_rounds(run, stdout);
 	if (run->until.target > 0)
 		print_until(run, stdout);
 	print_run_anomalies(run, stdout);
+	pb_run_print_summary(run, stdout);
 }
 
 static int save_cb(void *ctx, const struct pb_run *run, bool last)
@@ -416,7 +418,7 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		    const struct pb_exec_status *st)
 {
 	const struct run_opts *o = x->o;
-	int rc = st->failed;
+	int rc = st->failed, bad = pb_run_untrusted(run);
 
 	if (st->nothing) {
 		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
@@ -427,10 +429,18 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		say_lost(&x->sv, run, st->saved);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", x->sv.path);
+		pb_say(o->json || o->csv ? stderr : stdout, "\nresults: %s\n", x->sv.path);
 	}
 	if (o->json && x->text)		/* saved or not: what was asked for */
 		fputs(x->text, stdout), fputc('\n', stdout);
+	if (o->csv)
+		pb_run_print_csv(run, stdout);
+	if (bad && !rc && !st->cut) {	/* every job ran: its figures are what is judged */
+		pb_say(stderr, "pinbench: %d job result%s carr%s an error-severity anomaly: "
+		       "not to be trusted (exit %d)\n", bad, bad == 1 ? "" : "s",
+		       bad == 1 ? "ies" : "y", PB_EXIT_UNTRUSTED);
+		rc = PB_EXIT_UNTRUSTED;
+	}
 	if (st->cut) {			/* saved: only if the last save worked */
 		pb_say(stderr, "pinbench: interrupted%s\n", st->lost ? "" :
 		       "; what finished is saved");

@@ -89,7 +89,7 @@ exits2 "job file: percentiles=50,100 names file:line" "$T/pct.ini:3: percentiles
 
 # percentiles=: the ones asked for, in the JSON and the text, sorted, min and max always
 $PB bench udpping cpus=0,0 percentiles=99.99,50,50 --repeats 1 --duration 0.2 --warmup 0 \
-	--events none -o "$T/pct" >"$T/pct.out" 2>"$T/err"
+	--events none -v -o "$T/pct" >"$T/pct.out" 2>"$T/err"
 J=$(result_of "$T/pct.out")
 check "percentiles=99.99,50,50: summary latency has p50 and p99.99 only, and min, max" pyjson "$J" \
 	'[k for k in d["jobs"][0]["summary"]["latency"]] == ["count", "mean", "min", "p50", "p99.99", "max"]'
