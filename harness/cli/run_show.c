@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_show.c - what `pinbench run` and `bench` print (run.h): the plan of
- * --dry-run, the progress line, the tables as jobs end, the lock and save
- * messages; the run engine's callbacks (core/execute.h).
+ * --dry-run, the progress line, the summary table at the end (with -v the
+ * tables as jobs end too), the CSV rows, the lock and save messages, the
+ * exit code; the run engine's callbacks (core/execute.h).
  */
 #include <limits.h>
 #include <math.h>

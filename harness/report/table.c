@@ -737,11 +737,15 @@ void pb_run_print_summary(const struct pb_run *run, FILE *f)
 	for (int i = 0; i < n; i++) {
 		const struct sum_row *w = &rows[i];
 
-		fprintf(f, "%-*s %-13s ", wj, w->r->job->name, w->r->placement);
-		if (*w->what) {
-			fprintf(f, "%s\n", w->what);
+		if (*w->what) {		/* skipped, failed: why, wrapped */
+			char line[sizeof(w->what) + 160];
+
+			snprintf(line, sizeof(line), "%-*s %-13s %s", wj, w->r->job->name,
+				 w->r->placement, w->what);
+			put_wrapped(line, f);
 			continue;
 		}
+		fprintf(f, "%-*s %-13s ", wj, w->r->job->name, w->r->placement);
 		put_col(f, w->value, 10, false);
 		fputc(' ', f);
 		put_col(f, w->r->metric.unit, 5, true);
