@@ -122,16 +122,23 @@ void run_print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f
 	}
 }
 
+/* The run's own anomalies (warn and error), a line each wrapped at 100 columns. */
 static void print_run_anomalies(const struct pb_run *run, FILE *f)
 {
+	char line[sizeof(run->anomalies.v[0].message) + sizeof(run->anomalies.v[0].advice) + 64];
+	bool head = false;
+
 	for (int k = 0; k < run->anomalies.nr; k++) {
 		const struct pb_anomaly *a = &run->anomalies.v[k];
 
 		if (a->sev == PB_SEV_INFO)
 			continue;
-		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
-			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
-			*a->advice ? " -- " : "", a->advice);
+		if (!head)
+			fprintf(f, "\nrun:\n");
+		head = true;
+		snprintf(line, sizeof(line), "  [%s] %s: %s%s%s", pb_sev_name(a->sev), a->kind,
+			 a->message, *a->advice ? " -- " : "", a->advice);
+		pb_text_wrapped(line, f);
 	}
 }
 

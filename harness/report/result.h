@@ -41,6 +41,8 @@ void pb_run_print_rounds(const struct pb_run *run, FILE *f);
 void pb_run_print_summary(const struct pb_run *run, FILE *f);
 /* How many results carry an error-severity anomaly (their figure is not to be trusted). */
 int pb_run_untrusted(const struct pb_run *run);
+/* s and a newline, wrapped at spaces to 100 columns, the lines after the first indented by 4. */
+void pb_text_wrapped(const char *s, FILE *f);
 /* One CSV row per job x placement x round, after a header. */
 void pb_run_print_csv(const struct pb_run *run, FILE *f);
 

@@ -107,8 +107,7 @@ static const struct pb_figure *figure(const struct pb_figures *f, const char *na
 
 #define TEXT_WIDTH	100	/* the legend's lines, wrapped at spaces */
 
-/* s wrapped to TEXT_WIDTH at spaces, the lines after the first indented by 4. */
-static void put_wrapped(const char *s, FILE *f)
+void pb_text_wrapped(const char *s, FILE *f)
 {
 	int room = TEXT_WIDTH;
 	const char *brk;
@@ -144,7 +143,7 @@ static void print_pass_cost(const struct pb_result *r, FILE *f)
 				 r->evl.nr_passes, names, pb_num_sig(pr, 3, "ops/s", b1, sizeof(b1)),
 				 100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster",
 				 pb_num_sig(mr, 3, "ops/s", b2, sizeof(b2)));
-		put_wrapped(line, f);
+		pb_text_wrapped(line, f);
 	}
 }
 
@@ -254,7 +253,7 @@ static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 			snprintf(line, sizeof(line), "  %s %s [%s] %s: %s%s%s",
 				 pb_anomaly_mark(a->kind), r->placement, pb_sev_name(a->sev),
 				 a->kind, a->message, *a->advice ? " -- " : "", a->advice);
-			put_wrapped(line, f);
+			pb_text_wrapped(line, f);
 		}
 	}
 }
@@ -665,7 +664,7 @@ static void say_untrusted(const struct pb_run *run, const struct sum_row *w, FIL
 				continue;
 			snprintf(line, sizeof(line), "  %s %s: not to be trusted: %s (error): %s",
 				 q->job->name, q->placement, a->kind, a->message);
-			put_wrapped(line, f);
+			pb_text_wrapped(line, f);
 			return;
 		}
 	}
@@ -696,7 +695,7 @@ static void summary_legend(const struct pb_run *run, FILE *f)
 	if (n && n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n, " (the detail: -v, or the result file)");
 	if (n)
-		put_wrapped(line, f);
+		pb_text_wrapped(line, f);
 }
 
 int pb_run_untrusted(const struct pb_run *run)
@@ -742,7 +741,7 @@ void pb_run_print_summary(const struct pb_run *run, FILE *f)
 
 			snprintf(line, sizeof(line), "%-*s %-13s %s", wj, w->r->job->name,
 				 w->r->placement, w->what);
-			put_wrapped(line, f);
+			pb_text_wrapped(line, f);
 			continue;
 		}
 		fprintf(f, "%-*s %-13s ", wj, w->r->job->name, w->r->placement);
