@@ -108,6 +108,8 @@ install: pinbench doc
 	install -m 0644 configs/*.ini $(DESTDIR)$(PREFIX)/share/pinbench/configs/
 	install -m 0644 schemas/*.schema.json $(DESTDIR)$(PREFIX)/share/pinbench/schemas/
 	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
+	install -D -m 0644 completions/pinbench.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pinbench
 
 clean:
 	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP) $(MAN)

@@ -37,8 +37,9 @@ static const char calibrate_usage[] =
 	"level it could measure (invocation, run) written as a noise profile that compare,\n"
 	"report and nightly use.  One boot cannot measure the boot level: the\n"
 	"between-invocation figure stands in for it, named as such.\n"
-	"  -o, --output DIR|FILE.json     where the profile goes (default: results/,\n"
-	"                                 as noise-CLASS-DATE.json)\n"
+	"  -o, --output DIR|FILE.json     where the profile goes (default:\n"
+	"                                 $PINBENCH_RESULTS, else results/, as\n"
+	"                                 noise-CLASS-DATE.json)\n"
 	"  --blocks N                     run the job file N times, 2..1000\n"
 	"  --precision PCT                as many blocks as the between-invocation variance\n"
 	"                                 needs for a relative standard error of PCT %,\n"
@@ -178,7 +179,7 @@ static int run_blocks(const struct cal_opts *o, const char *jobfile, const char 
 		}
 		pb_say(stderr, "calibrate: block %d of %d\n", i + 1, o->blocks);
 		rc = run_block(o, jobfile, dir, i);
-		if (rc) {
+		if (rc && rc != PB_EXIT_UNTRUSTED) {	/* saved: its anomalies are the noise */
 			pb_say(stderr, "pinbench calibrate: block %d: run exited %d\n", i + 1, rc);
 			return -1;
 		}
@@ -298,9 +299,10 @@ static int write_profile(const struct cal_opts *o, const struct pb_cmp *c, const
 	prof = pb_noise_build(c, &m);
 	json_decref(m.boot_ids);
 	text = prof ? json_dumps(prof, JSON_INDENT(2)) : NULL;
-	profile_path(o->out ? o->out : "results", m.host_class, stamp, path, sizeof(path));
+	profile_path(o->out ? o->out : pb_cli_results_dir(), m.host_class, stamp, path,
+		     sizeof(path));
 	if (!o->out || strcmp(path, o->out))
-		pb_mkdirs(o->out ? o->out : "results");
+		pb_mkdirs(o->out ? o->out : pb_cli_results_dir());
 	if (!text)
 		pb_say(stderr, "pinbench calibrate: out of memory\n");
 	else if (pb_file_save(path, text, false, err, sizeof(err)))

@@ -184,7 +184,9 @@ static int print_pmu_events(const pfm_pmu_info_t *info, const char *pat)
 		      match(pat, ei.name);
 		if (!hit)
 			continue;
-		printf("  %-40s %.70s\n", full, ei.desc ? ei.desc : "");
+		if (strlen(full) > 40)	/* a long name on its own line: the column stays */
+			printf("  %s\n", full);
+		printf("  %-40s %.57s\n", strlen(full) > 40 ? "" : full, ei.desc ? ei.desc : "");
 		if (um[0])
 			printf("      umasks:%s\n", um);
 		n++;

@@ -14,7 +14,28 @@
 #include "core/keys.h"
 #include "lib/schema.h"
 
-static void list_keys(const struct pb_key *k, FILE *f)
+/* The widths of the name, type and default columns: of every workload's keys. */
+struct key_widths {
+	int	name, type, def;
+};
+
+static void key_widths_of(const struct pb_key *k, struct key_widths *w)
+{
+	char d[64];
+
+	for (; k->name; k++) {
+		int n = k->def && *k->def ? (int)strlen(k->def) : 2;
+
+		if (k->flags & PB_KEY_HIDDEN)
+			continue;
+		pb_key_describe(k, d, sizeof(d));
+		w->name = (int)strlen(k->name) > w->name ? (int)strlen(k->name) : w->name;
+		w->type = (int)strlen(d) > w->type ? (int)strlen(d) : w->type;
+		w->def = n > w->def && n <= 12 ? n : w->def;	/* a longer one runs on */
+	}
+}
+
+static void list_keys(const struct pb_key *k, const struct key_widths *w, FILE *f)
 {
 	char d[64];
 
@@ -22,8 +43,8 @@ static void list_keys(const struct pb_key *k, FILE *f)
 		if (k->flags & PB_KEY_HIDDEN)
 			continue;
 		pb_key_describe(k, d, sizeof(d));
-		fprintf(f, "    %-11s %-22s default %-10s %s\n", k->name, d,
-			k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
+		fprintf(f, "    %-*s %-*s default %-*s %s\n", w->name, k->name, w->type, d,
+			w->def, k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
 	}
 }
 
@@ -119,6 +140,7 @@ int cmd_list(int argc, char **argv)
 	bool json = argc > 1 && (!strcmp(argv[1], "--format=json") ||
 				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
 	json_t *a = json_array();
+	struct key_widths w = { 0 };
 	char mt[512];
 
 	if (argc > 1 && !json) {
@@ -127,6 +149,9 @@ int cmd_list(int argc, char **argv)
 		json_decref(a);
 		return argc > 1 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
+	key_widths_of(pb_common_keys, &w);
+	for (int i = 0; pb_benches[i]; i++)
+		key_widths_of(pb_benches[i]->keys, &w);
 	for (int i = 0; pb_benches[i]; i++) {
 		const struct pb_bench *b = pb_benches[i];
 		struct pb_metric m = b->metric;
@@ -146,7 +171,7 @@ int cmd_list(int argc, char **argv)
 		printf("%s - %s\n  roles: %s%s%s; metric: %s\n", b->name,
 		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
 		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", mt);
-		list_keys(b->keys, stdout);
+		list_keys(b->keys, &w, stdout);
 	}
 	if (json) {
 		json_t *o = json_pack("{s:s, s:o, s:o}", "schema", PB_SCHEMA_LIST,
@@ -160,6 +185,6 @@ int cmd_list(int argc, char **argv)
 	}
 	json_decref(a);
 	printf("keys of every workload:\n");
-	list_keys(pb_common_keys, stdout);
+	list_keys(pb_common_keys, &w, stdout);
 	return 0;
 }

@@ -36,6 +36,13 @@ int pb_cli_allow_check(const char *allow, const char *who);
 
 /* "pinbench WORD...": a command line as given (cmd_run.c), to free. */
 char *pb_cli_cmdline(int argc, char **argv);
+/*
+ * run and bench's exit when every job ran (ok or skipped) but an
+ * error-severity anomaly makes a figure untrustworthy (run(1) EXIT STATUS).
+ */
+#define PB_EXIT_UNTRUSTED	3
+/* The results folder when -o does not say: $PINBENCH_RESULTS, else "results". */
+const char *pb_cli_results_dir(void);
 
 /* Shared by nightly and run (cmd_run.c): what nightly passes on to the run. */
 struct pb_nightly_opts;

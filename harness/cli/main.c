@@ -35,8 +35,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: pinbench COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'pinbench COMMAND --help' for a command's options; the manual\n"
+		fprintf(f, "  %-9s  %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n  -h, --help     this text\n  -V, --version  the version\n"
+		"\n'pinbench COMMAND --help' for a command's options; the manual\n"
 		"is 'man pinbench' and 'man pinbench-COMMAND' (from the source tree,\n"
 		"after make: 'man ./doc/pinbench.1'), the tour is in README.md.\n");
 }
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("pinbench %s\n", PB_VERSION);
 		return 0;
 	}

@@ -17,6 +17,8 @@
 struct run_opts {
 	const char	*outdir;
 	bool		json;
+	bool		csv;		/* --format csv */
+	bool		verbose;	/* -v: every table as jobs end, the detail */
 	bool		quiet;
 	bool		dry_run;
 	bool		wait;		/* for CPUs another process holds */

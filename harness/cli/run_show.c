@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_show.c - what `pinbench run` and `bench` print (run.h): the plan of
- * --dry-run, the progress line, the tables as jobs end, the lock and save
- * messages; the run engine's callbacks (core/execute.h).
+ * --dry-run, the progress line, the summary table at the end (with -v the
+ * tables as jobs end too), the CSV rows, the lock and save messages, the
+ * exit code; the run engine's callbacks (core/execute.h).
  */
 #include <limits.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cmds.h"
 #include "cli/run.h"
 #include "cli/say.h"
 #include "core/plan.h"
@@ -120,16 +122,23 @@ void run_print_plan(const struct pb_topo *t, const struct pb_jobset *js, FILE *f
 	}
 }
 
+/* The run's own anomalies (warn and error), a line each wrapped at 100 columns. */
 static void print_run_anomalies(const struct pb_run *run, FILE *f)
 {
+	char line[sizeof(run->anomalies.v[0].message) + sizeof(run->anomalies.v[0].advice) + 64];
+	bool head = false;
+
 	for (int k = 0; k < run->anomalies.nr; k++) {
 		const struct pb_anomaly *a = &run->anomalies.v[k];
 
 		if (a->sev == PB_SEV_INFO)
 			continue;
-		fprintf(f, "%s%s [%s] %s: %s%s%s\n", k ? "" : "\nrun:\n  ",
-			k ? "  " : "", pb_sev_name(a->sev), a->kind, a->message,
-			*a->advice ? " -- " : "", a->advice);
+		if (!head)
+			fprintf(f, "\nrun:\n");
+		head = true;
+		snprintf(line, sizeof(line), "  [%s] %s: %s%s%s", pb_sev_name(a->sev), a->kind,
+			 a->message, *a->advice ? " -- " : "", a->advice);
+		pb_text_wrapped(line, f);
 	}
 }
 
@@ -318,7 +327,7 @@ static void print_results(const struct run_opts *o, const struct pb_run *run, in
 	struct pb_run view = *run;
 	struct pb_result *sel;
 
-	if (o->quiet || o->json || to <= from)
+	if (o->quiet || o->json || o->csv || !o->verbose || to <= from)
 		return;
 	sel = malloc((size_t)(to - from) * sizeof(*sel));
 	if (!sel)
@@ -385,14 +394,15 @@ static void show_finished(void *ctx, const struct pb_run *run)
 {
 	struct run_show *x = ctx;
 
-	if (x->o->quiet || x->o->json)
+	if (x->o->quiet || x->o->json || x->o->csv)
 		return;
 	pb_run_print_sweeps(run, stdout);
-	if (run->rounds > 1)
+	if (run->rounds > 1 && x->o->verbose)
 		pb_run_print_rounds(run, stdout);
 	if (run->until.target > 0)
 		print_until(run, stdout);
 	print_run_anomalies(run, stdout);
+	pb_run_print_summary(run, stdout);
 }
 
 static int save_cb(void *ctx, const struct pb_run *run, bool last)
@@ -416,7 +426,7 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		    const struct pb_exec_status *st)
 {
 	const struct run_opts *o = x->o;
-	int rc = st->failed;
+	int rc = st->failed, bad = pb_run_untrusted(run);
 
 	if (st->nothing) {
 		pb_say(stderr, "pinbench: interrupted before any job finished a repeat; "
@@ -427,10 +437,18 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		say_lost(&x->sv, run, st->saved);
 		rc = 1;
 	} else if (!o->quiet) {		/* -q: nothing, the path included */
-		pb_say(o->json ? stderr : stdout, "\nresults: %s\n", x->sv.path);
+		pb_say(o->json || o->csv ? stderr : stdout, "\nresults: %s\n", x->sv.path);
 	}
 	if (o->json && x->text)		/* saved or not: what was asked for */
 		fputs(x->text, stdout), fputc('\n', stdout);
+	if (o->csv)
+		pb_run_print_csv(run, stdout);
+	if (bad && !rc && !st->cut) {	/* every job ran: its figures are what is judged */
+		pb_say(stderr, "pinbench: %d job result%s carr%s an error-severity anomaly: "
+		       "not to be trusted (exit %d)\n", bad, bad == 1 ? "" : "s",
+		       bad == 1 ? "ies" : "y", PB_EXIT_UNTRUSTED);
+		rc = PB_EXIT_UNTRUSTED;
+	}
 	if (st->cut) {			/* saved: only if the last save worked */
 		pb_say(stderr, "pinbench: interrupted%s\n", st->lost ? "" :
 		       "; what finished is saved");

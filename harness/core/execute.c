@@ -254,6 +254,10 @@ struct exec {
 	double				rest_s;	/* planned seconds of the cells not begun */
 	bool				multi;	/* rounds: more than one, or --until */
 	double				start;	/* pb_mono_s() at the start */
+	/* cells this machine skips: "job N of M" counts the others */
+	int				skips;	/* planned so far (until's rounds too) */
+	int				skipped;	/* begun so far */
+	int				skips_round;	/* in one round of every cell */
 };
 
 /* Run cell c of round `round` into the run's next result, and save. */
@@ -267,8 +271,9 @@ static void run_cell(struct exec *x, struct pb_plan_cell c, int round)
 	struct pb_progress pg;
 
 	pb_plan_where(run->topo, j, pb_cell_placement(x->js, c), &w);
-	pg = (struct pb_progress){ .show = x->ops->progress, .job = run->nr,
-				   .jobs = run->planned, .round = round, .rounds = run->rounds,
+	x->skipped += w.n <= 0;
+	pg = (struct pb_progress){ .show = x->ops->progress, .job = run->nr - x->skipped,
+				   .jobs = run->planned - x->skips, .round = round, .rounds = run->rounds,
 				   .repeats = j->repeats, .timing = !ev->nr || !j->counting_inline,
 				   .passes = ev->nr ? (ev->nr_passes > 0 ? ev->nr_passes : 1) : 0,
 				   .counts_first = pb_job_counts_first(j, ev),
@@ -394,6 +399,7 @@ static void until_rounds(struct exec *x, const struct pb_plan_cell *cells, int n
 		v = more;
 		if (until_grow(x->run, nr))
 			break;
+		x->skips += x->skips_round;
 		x->rest_s = round_s;
 		x->run->rounds++;
 		/* round 1 takes every cell; rounds 2: shuffled */
@@ -479,8 +485,16 @@ int pb_execute(const struct pb_exec_opts *o, const struct pb_jobset *js,
 
 	memset(st, 0, sizeof(*st));
 	run->rounds = pb_plan_cells(js, &cells, &nr_cells);
-	for (int c = 0; c < nr_cells; c++)
-		run->planned += js->jobs[cells[c].job].rounds;
+	for (int c = 0; c < nr_cells; c++) {
+		const struct pb_job *j = &js->jobs[cells[c].job];
+		struct pb_where w;
+
+		run->planned += j->rounds;
+		pb_plan_where(run->topo, j, pb_cell_placement(js, cells[c]), &w);
+		x.skips += w.n <= 0 ? j->rounds : 0;
+		x.skips_round += w.n <= 0;
+		pb_where_free(&w);
+	}
 	run->results = calloc(run->planned ? run->planned : 1, sizeof(*run->results));
 	order = calloc(nr_cells ? nr_cells : 1, sizeof(*order));
 	if (!run->results || !order || !cells || until_init(o, js, run, cells, nr_cells)) {

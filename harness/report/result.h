@@ -32,5 +32,18 @@ void pb_run_print_text(const struct pb_run *run, FILE *f);
 void pb_run_print_sweeps(const struct pb_run *run, FILE *f);
 /* rounds > 1: per job and placement, the rounds' means summarised. */
 void pb_run_print_rounds(const struct pb_run *run, FILE *f);
+/*
+ * The summary of a run: a row per job x placement in job-file order (its
+ * value and unit, 95 % interval, over how many repeats or rounds, what
+ * another run like it resolves, its marks), a line for each figure an
+ * error-severity anomaly makes untrustworthy, the marks' names.
+ */
+void pb_run_print_summary(const struct pb_run *run, FILE *f);
+/* How many results carry an error-severity anomaly (their figure is not to be trusted). */
+int pb_run_untrusted(const struct pb_run *run);
+/* s and a newline, wrapped at spaces to 100 columns, the lines after the first indented by 4. */
+void pb_text_wrapped(const char *s, FILE *f);
+/* One CSV row per job x placement x round, after a header. */
+void pb_run_print_csv(const struct pb_run *run, FILE *f);
 
 #endif

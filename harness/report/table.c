@@ -105,6 +105,21 @@ static const struct pb_figure *figure(const struct pb_figures *f, const char *na
 	return NULL;
 }
 
+#define TEXT_WIDTH	100	/* the legend's lines, wrapped at spaces */
+
+void pb_text_wrapped(const char *s, FILE *f)
+{
+	int room = TEXT_WIDTH;
+	const char *brk;
+
+	while ((brk = pb_wrap_at(s, room))) {
+		fprintf(f, "%.*s\n    ", (int)(brk - s), s);
+		s = brk + strspn(brk, " ");
+		room = TEXT_WIDTH - 4;
+	}
+	fprintf(f, "%s\n", s);
+}
+
 /*
  * Where the per-op figures come from: the counter passes, each with how
  * much slower it ran than the metric's own repeats (a per-task counter
@@ -112,21 +127,23 @@ static const struct pb_figure *figure(const struct pb_figures *f, const char *na
  */
 static void print_pass_cost(const struct pb_result *r, FILE *f)
 {
-	char names[512], b1[PB_NUM_LEN + 8], b2[PB_NUM_LEN + 8];
+	char names[512], b1[PB_NUM_LEN + 8], b2[PB_NUM_LEN + 8], line[768];
 
 	for (int p = 0; p < r->evl.nr_passes; p++) {
 		double pr, mr;
 
 		pb_evlist_pass_names(&r->evl, p, names, sizeof(names));
 		if (pb_result_pass_rate(r, p, &pr, &mr))
-			fprintf(f, "  %-13s counter pass %d (%s): the metric's own repeats\n",
-				r->placement, p, names);
+			snprintf(line, sizeof(line), "  %-13s counter pass %d of %d (%s): the "
+				 "metric's own repeats", r->placement, p + 1, r->evl.nr_passes,
+				 names);
 		else
-			fprintf(f, "  %-13s counter pass %d (%s): %s, %.1f %% %s than "
-				"the metric's repeats (%s)\n", r->placement, p, names,
-				pb_num_sig(pr, 3, "ops/s", b1, sizeof(b1)),
-				100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster",
-				pb_num_sig(mr, 3, "ops/s", b2, sizeof(b2)));
+			snprintf(line, sizeof(line), "  %-13s counter pass %d of %d (%s): %s, "
+				 "%.1f %% %s than the metric's repeats (%s)", r->placement, p + 1,
+				 r->evl.nr_passes, names, pb_num_sig(pr, 3, "ops/s", b1, sizeof(b1)),
+				 100 * fabs(1 - pr / mr), pr <= mr ? "slower" : "faster",
+				 pb_num_sig(mr, 3, "ops/s", b2, sizeof(b2)));
+		pb_text_wrapped(line, f);
 	}
 }
 
@@ -193,7 +210,7 @@ static void print_latency(const struct pb_result *r, FILE *f)
 		if (r->reps[i].in_summary && r->reps[i].lat)
 			pb_hist_merge(all, r->reps[i].lat);
 	if (all->count) {
-		fprintf(f, "  %-13s latency us:", r->placement);
+		fprintf(f, "  %-13s latency µs:", r->placement);
 		for (int i = 0; i < r->job->nr_pct; i++)
 			fprintf(f, " p%g %.2f ", r->job->pct[i],
 				pb_hist_quantile(all, r->job->pct[i] / 100) / 1e3);
@@ -220,22 +237,6 @@ static void print_loss(const struct pb_result *r, FILE *f)
 		r->metric.name);
 }
 
-#define TEXT_WIDTH	100	/* the legend's lines, wrapped at spaces */
-
-/* s wrapped to TEXT_WIDTH at spaces, the lines after the first indented by 4. */
-static void put_wrapped(const char *s, FILE *f)
-{
-	int room = TEXT_WIDTH;
-	const char *brk;
-
-	while ((brk = pb_wrap_at(s, room))) {
-		fprintf(f, "%.*s\n    ", (int)(brk - s), s);
-		s = brk + strspn(brk, " ");
-		room = TEXT_WIDTH - 4;
-	}
-	fprintf(f, "%s\n", s);
-}
-
 static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 {
 	char line[sizeof(((struct pb_anomaly *)0)->message) +
@@ -252,7 +253,7 @@ static void print_legend(const struct pb_run *run, int from, int to, FILE *f)
 			snprintf(line, sizeof(line), "  %s %s [%s] %s: %s%s%s",
 				 pb_anomaly_mark(a->kind), r->placement, pb_sev_name(a->sev),
 				 a->kind, a->message, *a->advice ? " -- " : "", a->advice);
-			put_wrapped(line, f);
+			pb_text_wrapped(line, f);
 		}
 	}
 }
@@ -512,4 +513,304 @@ out:
 	free(v);
 	free(done);
 	free(first);
+}
+
+/* s in a column w characters wide (UTF-8: µ and ± are one), left or right. */
+static void put_col(FILE *f, const char *s, int w, bool left)
+{
+	int n = 0;
+
+	for (const char *p = s; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	if (left)
+		fprintf(f, "%s%*s", s, n < w ? w - n : 0, "");
+	else
+		fprintf(f, "%*s%s", n < w ? w - n : 0, "", s);
+}
+
+/* One row of the summary: a job at a placement, over its rounds. */
+struct sum_row {
+	const struct pb_result	*r;		/* its first result */
+	char			value[PB_NUM_LEN], ci[2 * PB_NUM_LEN + 8], over[40];
+	char			res[16], marks[24], what[PB_ERR_MAX + 32];
+	bool			error;		/* an error-severity anomaly on it */
+};
+
+static bool same_cell(const struct pb_result *a, const struct pb_result *b)
+{
+	return a->job == b->job && !strcmp(a->placement, b->placement);
+}
+
+/* q's marks (warn and error) added to w's, and whether one is an error. */
+static void add_marks(const struct pb_result *q, struct sum_row *w)
+{
+	size_t nm = strlen(w->marks);
+
+	for (int k = 0; k < q->anomalies.nr; k++) {
+		const struct pb_anomaly *a = &q->anomalies.v[k];
+		const char *m = pb_anomaly_mark(a->kind);
+
+		if (a->sev == PB_SEV_INFO)
+			continue;
+		w->error |= a->sev == PB_SEV_ERROR;
+		if (!strstr(w->marks, m) && nm + strlen(m) < 8)
+			nm += snprintf(w->marks + nm, sizeof(w->marks) - nm, "%s", m);
+	}
+}
+
+/* The marks of a cell's results; " error" after them when one is an error. */
+static void cell_marks(const struct pb_run *run, const struct pb_result *r, struct sum_row *w)
+{
+	size_t nm;
+
+	for (int i = 0; i < run->nr; i++)
+		if (same_cell(&run->results[i], r))
+			add_marks(&run->results[i], w);
+	nm = strlen(w->marks);
+	if (w->error)
+		snprintf(w->marks + nm, sizeof(w->marks) - nm, "%serror", nm ? " " : "");
+}
+
+/*
+ * A cell's figure: with more than one round the mean of its rounds' means
+ * and their interval (and what another run like it resolves), else the
+ * mean of its repeats and theirs.
+ */
+static void cell_figure(const struct pb_run *run, const struct pb_result *r, double *v,
+			struct sum_row *w)
+{
+	struct pb_summary s;
+	struct pb_numfmt nf;
+	char b1[PB_NUM_LEN], b2[PB_NUM_LEN];
+	const struct pb_result *ok = NULL;
+	int n = 0, of = 0;
+	double mde = NAN;
+
+	for (int i = 0; i < run->nr; i++) {
+		const struct pb_result *q = &run->results[i];
+
+		if (!same_cell(q, r))
+			continue;
+		of++;
+		if (q->summary.n && (q->status == PB_OK || q->status == PB_INTERRUPTED)) {
+			v[n++] = q->summary.mean;
+			ok = q;
+		}
+	}
+	if (!ok) {
+		snprintf(w->what, sizeof(w->what), "%s: %s", pb_status_name(r->status), r->reason);
+		if (!strcmp(r->reason, pb_status_name(r->status)))
+			snprintf(w->what, sizeof(w->what), "%s", r->reason);
+		return;
+	}
+	if (of > 1) {
+		pb_summarize(v, n, r->metric.rate, &s);
+		snprintf(w->over, sizeof(w->over), "%d/%d rounds", n, of);
+		mde = rounds_mde(v, n);
+	} else {
+		s = ok->summary;
+		snprintf(w->over, sizeof(w->over), "%d repeat%s", s.n, s.n == 1 ? "" : "s");
+	}
+	pb_numfmt_pick(&nf, s.mean, s.n > 1 ? s.stddev : NAN);
+	pb_numfmt_str(&nf, s.mean, NULL, w->value, sizeof(w->value));
+	snprintf(w->ci, sizeof(w->ci), "-");
+	if (s.n > 1)
+		snprintf(w->ci, sizeof(w->ci), "[%s, %s]",
+			 pb_numfmt_str(&nf, s.ci_lo, NULL, b1, sizeof(b1)),
+			 pb_numfmt_str(&nf, s.ci_hi, NULL, b2, sizeof(b2)));
+	snprintf(w->res, sizeof(w->res), "-");
+	if (!isnan(mde))
+		snprintf(w->res, sizeof(w->res), "±%.1f%%", mde);
+}
+
+/* The cells of a run, a row each, in job-file order; their number. */
+static int summary_rows(const struct pb_run *run, struct sum_row *rows, double *v)
+{
+	const struct pb_result **first = calloc(run->nr ? run->nr : 1, sizeof(*first));
+	int n = 0;
+
+	if (!first)
+		return 0;
+	for (int i = 0; i < run->nr; i++) {
+		int k = 0;
+
+		while (k < n && !same_cell(first[k], &run->results[i]))
+			k++;
+		if (k == n)
+			first[n++] = &run->results[i];
+	}
+	qsort(first, (size_t)n, sizeof(*first), cell_order);
+	for (int i = 0; i < n; i++) {
+		rows[i] = (struct sum_row){ .r = first[i] };
+		cell_figure(run, first[i], v, &rows[i]);
+		cell_marks(run, first[i], &rows[i]);
+	}
+	free(first);
+	return n;
+}
+
+/* The cell's first error-severity anomaly, said on a line of its own. */
+static void say_untrusted(const struct pb_run *run, const struct sum_row *w, FILE *f)
+{
+	char line[sizeof(((struct pb_anomaly *)0)->message) + 256];
+
+	for (int i = 0; i < run->nr; i++) {
+		const struct pb_result *q = &run->results[i];
+
+		for (int k = 0; same_cell(q, w->r) && k < q->anomalies.nr; k++) {
+			const struct pb_anomaly *a = &q->anomalies.v[k];
+
+			if (a->sev != PB_SEV_ERROR)
+				continue;
+			snprintf(line, sizeof(line), "  %s %s: not to be trusted: %s (error): %s",
+				 q->job->name, q->placement, a->kind, a->message);
+			pb_text_wrapped(line, f);
+			return;
+		}
+	}
+}
+
+/* "marks: N noisy-neighbor, T throttling" of the marks in the rows, wrapped. */
+static void summary_legend(const struct pb_run *run, FILE *f)
+{
+	char line[1024] = "", seen[64] = "";
+	size_t n = 0;
+
+	for (int i = 0; i < run->nr; i++) {
+		const struct pb_result *q = &run->results[i];
+
+		for (int k = 0; k < q->anomalies.nr && n < sizeof(line); k++) {
+			const struct pb_anomaly *a = &q->anomalies.v[k];
+			char key[40];
+
+			snprintf(key, sizeof(key), "|%s", a->kind);
+			if (a->sev == PB_SEV_INFO || strstr(seen, key) ||
+			    strlen(seen) + strlen(key) >= sizeof(seen))
+				continue;
+			strcat(seen, key);
+			n += snprintf(line + n, sizeof(line) - n, "%s%s %s", n ? ", " : "marks: ",
+				      pb_anomaly_mark(a->kind), a->kind);
+		}
+	}
+	if (n && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " (the detail: -v, or the result file)");
+	if (n)
+		pb_text_wrapped(line, f);
+}
+
+int pb_run_untrusted(const struct pb_run *run)
+{
+	int n = 0;
+
+	for (int i = 0; i < run->nr; i++) {
+		struct sum_row w = { .r = &run->results[i] };
+
+		add_marks(&run->results[i], &w);
+		n += w.error;
+	}
+	return n;
+}
+
+void pb_run_print_summary(const struct pb_run *run, FILE *f)
+{
+	struct sum_row *rows = calloc(run->nr ? run->nr : 1, sizeof(*rows));
+	double *v = malloc((size_t)(run->nr ? run->nr : 1) * sizeof(*v));
+	int n, wj = 3, wc = 7, wo = 4;
+
+	if (!rows || !v)
+		goto out;
+	n = summary_rows(run, rows, v);
+	for (int i = 0; i < n; i++) {
+		if ((int)strlen(rows[i].r->job->name) > wj)
+			wj = strlen(rows[i].r->job->name);
+		if ((int)strlen(rows[i].ci) > wc)
+			wc = strlen(rows[i].ci);
+		if ((int)strlen(rows[i].over) > wo)
+			wo = strlen(rows[i].over);
+	}
+	fprintf(f, "\nsummary: the mean of the repeats, or of the rounds' means with more than "
+		"one round;\nits 95 %% interval; Resolves: the smallest change another run "
+		"like it could show\n");
+	fprintf(f, "%-*s %-13s %10s %-5s %-*s %-*s %9s  %s\n", wj, "Job", "Placement", "Value",
+		"Unit", wc, "95 % CI", wo, "Over", "Resolves", "Marks");
+	for (int i = 0; i < n; i++) {
+		const struct sum_row *w = &rows[i];
+
+		if (*w->what) {		/* skipped, failed: why, wrapped */
+			char line[sizeof(w->what) + 160];
+
+			snprintf(line, sizeof(line), "%-*s %-13s %s", wj, w->r->job->name,
+				 w->r->placement, w->what);
+			pb_text_wrapped(line, f);
+			continue;
+		}
+		fprintf(f, "%-*s %-13s ", wj, w->r->job->name, w->r->placement);
+		put_col(f, w->value, 10, false);
+		fputc(' ', f);
+		put_col(f, w->r->metric.unit, 5, true);
+		fprintf(f, " %-*s %-*s ", wc, w->ci, wo, w->over);
+		put_col(f, w->res, 9, false);
+		fprintf(f, "%s%s\n", *w->marks ? "  " : "", w->marks);
+	}
+	for (int i = 0; i < n; i++)
+		if (rows[i].error)
+			say_untrusted(run, &rows[i], f);
+	summary_legend(run, f);
+out:
+	free(rows);
+	free(v);
+}
+
+/* A CSV field: as it is, or quoted with its quotes doubled when it needs it. */
+static void csv_field(const char *s, FILE *f)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++)
+		fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+	fputc('"', f);
+}
+
+/* A number in full (%.17g), or nothing when there is none. */
+static void csv_num(double x, bool has, FILE *f)
+{
+	fputc(',', f);
+	if (has && isfinite(x))
+		fprintf(f, "%.17g", x);
+}
+
+void pb_run_print_csv(const struct pb_run *run, FILE *f)
+{
+	fputs("job,bench,placement,round,status,metric,unit,n,mean,stddev,ci95_lo,ci95_hi,"
+	      "min,max,marks,error,reason\n", f);
+	for (int i = 0; i < run->nr; i++) {
+		const struct pb_result *r = &run->results[i];
+		const struct pb_summary *s = &r->summary;
+		struct sum_row w = { .r = r };
+		bool has = s->n > 0;
+
+		add_marks(r, &w);
+		csv_field(r->job->name, f);
+		fputc(',', f);
+		csv_field(r->job->bench->name, f);
+		fputc(',', f);
+		csv_field(r->placement, f);
+		fprintf(f, ",%d,%s,", r->round ? r->round : 1, pb_status_name(r->status));
+		csv_field(r->metric.name, f);
+		fputc(',', f);
+		csv_field(r->metric.unit, f);
+		fprintf(f, ",%d", s->n);
+		csv_num(s->mean, has, f);
+		csv_num(s->stddev, s->n > 1, f);
+		csv_num(s->ci_lo, s->n > 1, f);
+		csv_num(s->ci_hi, s->n > 1, f);
+		csv_num(s->min, has, f);
+		csv_num(s->max, has, f);
+		fprintf(f, ",%s,%d,", w.marks, w.error);
+		csv_field(r->status == PB_OK ? "" : r->reason, f);
+		fputc('\n', f);
+	}
 }

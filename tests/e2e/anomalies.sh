@@ -17,7 +17,11 @@ RUN="bench pipe cpus=$CPUS --duration 1 --repeats 2 --warmup 0.2 -q --format jso
 
 # shellcheck disable=SC2086
 $PB $RUN -o "$T/plain" >"$T/plain.json" 2>"$T/err"
-ok $? "a run without our hog" "$T/err"
+rc=$?
+ok $([ $rc = 0 ] || [ $rc = 3 ] && echo 0 || echo 1) "a run without our hog (exit $rc)" "$T/err"
+check "exit 3 exactly when a job carries an error-severity anomaly (run(1), EXIT STATUS)" \
+	pyjson "$T/plain.json" '(any(a["severity"] == "error" for j in d["jobs"] for a in j["anomalies"]) and
+		d["jobs"][0]["status"] == "ok") == ('"$rc"' == 3)'
 check "noisy-neighbor is flagged exactly when others' share is over 5 %, an error over 20 %" \
 	pyjson "$T/plain.json" '([(a["severity"], a["message"].split(" ran ")[1].split(" %")[0])
 		for a in d["jobs"][0]["anomalies"] if a["kind"] == "noisy-neighbor"] ==
@@ -43,11 +47,15 @@ hog=$!
 on_exit() { kill "$hog" 2>/dev/null; }
 sleep 0.2
 $PB bench pipe cpus=$HOGCPU,$HOGCPU --duration 1 --repeats 2 --warmup 0.2 -q --format json \
-	-o "$T/hog" >"$T/hog.json" 2>"$T/err"
+	-o "$T/hog" >"$T/hog.json" 2>"$T/hog.err"
+hogrc=$?
 kill $hog
 wait $hog 2>/dev/null
 check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most, with its share" pyjson "$T/hog.json" \
 	'any(a["kind"] == "noisy-neighbor" and "; most: " in a["message"] and " (pid " in a["message"] for a in d["jobs"][0]["anomalies"]) and d["jobs"][0]["other_busy_frac"] > 0.2'
+check "an error-severity anomaly on an ok job: exit 3, said on stderr (got $hogrc)" sh -c \
+	"[ $hogrc = 3 ] && grep -q 'carries an error-severity anomaly: not to be trusted (exit 3)' \
+	 '$T/hog.err'"
 
 
 # A CPU taken away mid-run, offlined or gone from a cpuset that shrank

@@ -60,9 +60,10 @@ check "host class, kernel and date" pyjson "$P" \
 	  d["date"].endswith("Z"))'
 
 # two labels to compare, beside the profile
-$PB run -q --label A -o "$T/res" "$T/tiny.ini" >/dev/null 2>"$T/why" &&
-	$PB run -q --label B -o "$T/res" "$T/tiny.ini" >/dev/null 2>"$T/why"
-ok $? "two short runs to compare" "$T/why"
+$PB run -q --label A -o "$T/res" "$T/tiny.ini" >/dev/null 2>"$T/why"
+rca=$(ran $?)
+$PB run -q --label B -o "$T/res" "$T/tiny.ini" >/dev/null 2>"$T/why"
+ok $([ $rca = 0 ] && [ "$(ran $?)" = 0 ] && echo 0 || echo 1) "two short runs to compare" "$T/why"
 $PB compare --noise "$P" "$T/res" >"$T/cmp.out" 2>"$T/cmp.err"
 ok $? "compare --noise P" "$T/cmp.err"
 head -n 1 "$T/cmp.out" | grep -qF "noise profile: $P ("

@@ -15,20 +15,20 @@ SHORT="duration=0.1 repeats=1 warmup=0 placement=same-cpu events=none -q --forma
 
 # shellcheck disable=SC2086 # SHORT is words
 PINBENCH_SYSROOT="$T/root" $PB bench pipe $SHORT -o "$T/out" >"$T/fake.json" 2>"$T/why"
-ok $? "bench pipe under a fake sysroot" "$T/why"
+ok $(ran $?) "bench pipe under a fake sysroot" "$T/why"
 check "its boot_id is the fake sysroot's" pyjson "$T/fake.json" "d['boot_id'] == '$ID'"
 check "its invocation is 32 hex digits" pyjson "$T/fake.json" \
 	'__import__("re").fullmatch("[0-9a-f]{32}", d["invocation"]) is not None'
 
 # shellcheck disable=SC2086
 PINBENCH_SYSROOT="$T/empty" $PB bench pipe $SHORT -o "$T/out" >"$T/none.json" 2>"$T/none.err"
-ok $? "bench pipe under a sysroot with no boot_id" "$T/none.err"
+ok $(ran $?) "bench pipe under a sysroot with no boot_id" "$T/none.err"
 check "no boot id: null" pyjson "$T/none.json" 'd["boot_id"] is None'
 check "and nothing said about it" sh -c "! grep -qi 'boot' '$T/none.err'"
 
 # shellcheck disable=SC2086
 $PB bench pipe $SHORT -o "$T/out" >"$T/here.json" 2>"$T/why"
-ok $? "bench pipe on this machine" "$T/why"
+ok $(ran $?) "bench pipe on this machine" "$T/why"
 if [ -r /proc/sys/kernel/random/boot_id ]; then
 	check "its boot_id is this machine's" pyjson "$T/here.json" \
 		"d['boot_id'] == '$(cat /proc/sys/kernel/random/boot_id)'"
@@ -56,7 +56,7 @@ placement=same-cpu
 INI
 sed 's/^\[a\]/[b]/' "$T/a.ini" >"$T/b.ini"
 $PB run -q -o "$T/res" --label L "$T/a.ini" "$T/b.ini" >"$T/run.out" 2>&1
-ok $? "run of two job files, two rounds each" "$T/run.out"
+ok $(ran $?) "run of two job files, two rounds each" "$T/run.out"
 check "both files and every round share one invocation and one boot" python3 -c '
 import glob, json, sys
 docs = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[1] + "/L/*.json"))]

@@ -22,8 +22,8 @@ placement=same-cpu
 rounds=1
 INI
 
-$PB run -o "$T/res" --label L --rounds 3 --seed 42 "$T/r.ini" >"$T/r1.out" 2>&1
-ok $? "--rounds 3 --seed 42 runs and exits 0"
+$PB run -v -o "$T/res" --label L --rounds 3 --seed 42 "$T/r.ini" >"$T/r1.out" 2>&1
+ok $(ran $?) "--rounds 3 --seed 42 runs and exits 0 (or 3)"
 J1=$(result_of "$T/r1.out")
 check "rounds 3 and seed 42 are recorded" pyjson "$J1" 'd["rounds"] == 3 and d["seed"] == 42'
 check "a runs in rounds 1..3 at each placement; b (rounds=1 in its section, --rounds overriding) too" \
@@ -62,6 +62,9 @@ check "rounds= per job: a 1, b 2, c 3 rounds; the run has 3" pyjson "$J4" \
 
 # one round: file order, no shuffle, round 1 and seed null
 $PB run -o "$T/res5" --label L "$T/r.ini" >"$T/r5.out" 2>&1
+check "without -v: the summary alone, with what each cell resolves over its rounds" sh -c \
+	"! grep -q '^round 2 of 3' '$T/r4.out' && ! grep -q '^between rounds' '$T/r4.out' &&
+	 grep -Eq '^c +same-cpu +[0-9.]+ .* 3/3 rounds +±[0-9.]+%' '$T/r4.out'"
 J5=$(result_of "$T/r5.out")
 check "one round keeps the file order, seed null" pyjson "$J5" \
 	'd["rounds"] == 1 and d["seed"] is None and [(j["name"], j["placement"], j["round"]) for j in d["jobs"]] == [("a", "same-cpu", 1), ("a", "same-socket", 1), ("b", "same-cpu", 1)]'

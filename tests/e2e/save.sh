@@ -159,7 +159,7 @@ for _ in 1 2 3 4 5; do
 done
 if [ $hit = yes ]; then
 	J=$(ls "$T"/late/*/*.json 2>/dev/null | head -n 1)
-	ok $([ "$rc" = 0 ] && ! grep -q interrupted "$T/late.out" && echo 0 || echo 1) \
+	ok $([ "$(ran $rc)" = 0 ] && ! grep -q interrupted "$T/late.out" && echo 0 || echo 1) \
 		"SIGINT after the last job: exit 0, nothing called interrupted (got $rc)" "$T/late.out"
 	check "SIGINT after the last job: the file is whole and finished" pyjson "$J" \
 		'd["jobs"][0]["status"] == "ok" and d["finished"] is not None'
@@ -261,7 +261,7 @@ import json, sys
 for j in json.load(open(sys.argv[1]))["jobs"]:
     print("job:", j["placement"], j["status"], j.get("reason"), [(a["kind"], a["message"]) for a in j["anomalies"]])
 ' "$T/nl.json" >>"$T/nl.out" 2>&1
-ok $([ $rc = 0 ] && [ "$(grep -c 'runs are not kept apart' "$T/nl.out")" = 1 ] && echo 0 || echo 1) \
+ok $([ "$(ran $rc)" = 0 ] && [ "$(grep -c 'runs are not kept apart' "$T/nl.out")" = 1 ] && echo 0 || echo 1) \
 	"an unusable lock folder: one warning, the run goes on (got $rc)" "$T/nl.out"
 
 done_testing

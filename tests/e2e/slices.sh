@@ -30,7 +30,7 @@ bench=pipe
 estimator=median
 INI
 $PB run "$T/est.ini" -q --format json -o "$T/res" >"$T/est.json" 2>"$T/err"
-ok $? "a run with slices exits 0" "$T/err"
+ok $(ran $?) "a run with slices exits 0 (or 3)" "$T/err"
 check "every metric repeat has value, mean_value, estimator and slices {n, outliers, median, trimmed}" pyjson "$T/est.json" \
 	'all(all(k in r for k in ("value", "mean_value", "estimator")) and all(k in r["slices"] for k in ("n", "outliers", "median", "trimmed")) for j in d["jobs"] for r in j["repeats"])'
 check "a 0.5 s window has 50 slices of at least 10 ms; outliers are counted within them" pyjson "$T/est.json" \
@@ -48,7 +48,7 @@ check "loops=: the window is cut into slices too, at most 64" pyjson "$T/est.jso
 
 $PB bench pipe estimator=mean placement=same-cpu repeats=2 duration=0.3 warmup=0.1 events=none \
 	-q --format json -o "$T/res" >"$T/mean.json" 2>"$T/err"
-ok $? "estimator=mean runs" "$T/err"
+ok $(ran $?) "estimator=mean runs" "$T/err"
 check "estimator=mean: value == mean_value in every repeat" pyjson "$T/mean.json" \
 	'all(r["estimator"] == "mean" and r["value"] == r["mean_value"] for r in d["jobs"][0]["repeats"] if not r["stall"]) and d["jobs"][0]["params"]["estimator"] == "mean"'
 
@@ -80,7 +80,7 @@ set -- $roles
 sleep 1
 [ $# -gt 0 ] && kill -CONT "$1"
 wait "$pb"
-ok $? "a run with a stopped role exits 0" "$T/err"
+ok $(ran $?) "a run with a stopped role exits 0 (or 3)" "$T/err"
 check "the stopped second: over 20 % empty slices, an outlier-slices warning naming the repeat" pyjson "$T/stop.json" \
 	'[r["slices"]["outliers"] >= 15 for r in d["jobs"][0]["repeats"]] == [True] and any(a["kind"] == "outlier-slices" and a["severity"] == "warn" and "repeat 1:" in a["message"] for a in d["jobs"][0]["anomalies"])'
 # A third of the slices empty puts the median at the active slices' lower

@@ -11,7 +11,7 @@ JOB="pipe placement=same-cpu --duration 0.05 --warmup 0 --repeats 2 --events non
 
 # shellcheck disable=SC2086
 $PB bench $JOB --until 90,5m -o "$T/res" --label U >"$T/g.out" 2>&1
-ok $? "--until 90: runs and exits 0"
+ok $(ran $?) "--until 90: runs and exits 0 (or 3: an untrusted figure)"
 G=$(result_of "$T/g.out")
 check "a generous target: reached after the rule's 5 rounds, whole and numbered" pyjson "$G" \
 	'd["rounds"] == 5 and [j["round"] for j in d["jobs"]] == [1, 2, 3, 4, 5] and d["seed"] is not None'
@@ -30,7 +30,7 @@ fi
 # an impossible target: the budget ends it; not reaching it is no error
 # shellcheck disable=SC2086
 $PB bench $JOB --until 0.0001,3 -o "$T/res" --label U >"$T/b.out" 2>&1
-ok $? "--until 0.0001,3: stops on the budget and exits 0"
+ok $(ran $?) "--until 0.0001,3: stops on the budget and exits 0 (or 3)"
 B=$(result_of "$T/b.out")
 check "the budget ended it: not reached, why budget, within it (2 s slack: a loaded host)" pyjson "$B" \
 	'(u := d["until"]) and u["end"] == "budget" and d["seed"] is not None and u["budget_s"] == 3 and u["wall_s"] <= 5 and [(c["reached"], c["why"]) for c in u["cells"]] == [(False, "budget")] and d["rounds"] == u["planned_rounds"] + u["added_rounds"] == len(d["jobs"])'
