@@ -30,6 +30,7 @@ struct run_opts {
 	const char	*until;		/* --until PCT[,BUDGET], or NULL */
 	double		until_frac;	/* its PCT / 100; 0 without --until */
 	double		budget_s;	/* its BUDGET, or UNTIL_BUDGET_S */
+	int		untrusted_exit;	/* PINBENCH_UNTRUSTED_EXIT: 3, or 0 */
 	const char	*noise;		/* --noise FILE (--dry-run), or NULL */
 	const char	*min_change_s;	/* --min-change PCT (--dry-run), or NULL */
 	double		min_change;	/* its PCT / 100; PB_CMP_MIN_CHG / 100 */

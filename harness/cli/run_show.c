@@ -445,9 +445,10 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		pb_run_print_csv(run, stdout);
 	if (bad && !rc && !st->cut) {	/* every job ran: its figures are what is judged */
 		pb_say(stderr, "pinbench: %d job result%s carr%s an error-severity anomaly: "
-		       "not to be trusted (exit %d)\n", bad, bad == 1 ? "" : "s",
-		       bad == 1 ? "ies" : "y", PB_EXIT_UNTRUSTED);
-		rc = PB_EXIT_UNTRUSTED;
+		       "not to be trusted (exit %d%s)\n", bad, bad == 1 ? "" : "s",
+		       bad == 1 ? "ies" : "y", o->untrusted_exit,
+		       o->untrusted_exit ? "" : ": PINBENCH_UNTRUSTED_EXIT=0");
+		rc = o->untrusted_exit;
 	}
 	if (st->cut) {			/* saved: only if the last save worked */
 		pb_say(stderr, "pinbench: interrupted%s\n", st->lost ? "" :

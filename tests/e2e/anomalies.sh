@@ -10,6 +10,7 @@
 # first two CPUs this process may run on (one is enough: both roles and
 # the hog then share it; taking a CPU away needs two).
 . "$(dirname "$0")/lib.sh"
+export PINBENCH_UNTRUSTED_EXIT=3	# this script tests run's exit 3 itself
 
 CPUS=$C0,$C1
 HOGCPU=$C1
@@ -49,6 +50,9 @@ sleep 0.2
 $PB bench pipe cpus=$HOGCPU,$HOGCPU --duration 1 --repeats 2 --warmup 0.2 -q --format json \
 	-o "$T/hog" >"$T/hog.json" 2>"$T/hog.err"
 hogrc=$?
+PINBENCH_UNTRUSTED_EXIT=0 $PB bench pipe cpus=$HOGCPU,$HOGCPU --duration 0.5 --repeats 1 \
+	--warmup 0.1 -q --format json -o "$T/hog0" >"$T/hog0.json" 2>"$T/hog0.err"
+hog0rc=$?
 kill $hog
 wait $hog 2>/dev/null
 check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most, with its share" pyjson "$T/hog.json" \
@@ -56,6 +60,11 @@ check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most
 check "an error-severity anomaly on an ok job: exit 3, said on stderr (got $hogrc)" sh -c \
 	"[ $hogrc = 3 ] && grep -q 'carries an error-severity anomaly: not to be trusted (exit 3)' \
 	 '$T/hog.err'"
+check "PINBENCH_UNTRUSTED_EXIT=0: the same exits 0 and says why (got $hog0rc)" sh -c \
+	"[ $hog0rc = 0 ] && grep -q 'not to be trusted (exit 0: PINBENCH_UNTRUSTED_EXIT=0)' \
+	 '$T/hog0.err'"
+exits2 "PINBENCH_UNTRUSTED_EXIT=1: a usage error" "PINBENCH_UNTRUSTED_EXIT='1': want 3" \
+	env PINBENCH_UNTRUSTED_EXIT=1 $PB bench pipe cpus=$C0,$C0 --duration 0.1
 
 
 # A CPU taken away mid-run, offlined or gone from a cpuset that shrank
