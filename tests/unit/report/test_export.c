@@ -258,7 +258,7 @@ static void test_not_judged(void **state)
 	b = gen_boots(&s, name, files);
 	out = export(b, a, PB_EXP_JUNIT, &n);
 	assert_int_equal(count(out, "<failure type=\"regression\""), 1);
-	assert_non_null(strstr(out, "<property name=\"verdict\" value=\"not-judged\"/>"));
+	assert_non_null(strstr(out, "<property name=\"same-cpu.verdict\" value=\"not-judged\"/>"));
 	assert_non_null(strstr(out, "<failure type=\"anomaly\" message=\"noisy-neighbor: "));
 	free(out);
 	out = export(b, a, PB_EXP_KTAP, &n);
