@@ -307,8 +307,9 @@ static void job_params(const struct pb_cmp *c, bool md, FILE *f)
 				"; differs: " : "", t->differs);
 			continue;
 		}
-		snprintf(line, sizeof(line), "%s: %s%s%s", t->job, keys,
-			 t->differs[0] ? "; differs: " : "", t->differs);
+		if (snprintf(line, sizeof(line), "%s: %s%s%s", t->job, keys,
+			     t->differs[0] ? "; differs: " : "", t->differs) >= (int)sizeof(line))
+			strcpy(line + sizeof(line) - 4, "...");	/* cut, and said */
 		wrap(f, line, "  ", "    ", PB_CHANGELOG_WIDTH);
 	}
 	fputc('\n', f);
