@@ -83,23 +83,22 @@ void run_print_resolution(const struct pb_jobset *js, const struct pb_noise *p,
 		const struct pb_job *j = &js->jobs[cells[i].job];
 		const char *pl = pb_cell_placement(js, cells[i]);
 		json_t *params = pb_job_params_json(j);
+		int rounds = j->rounds > 0 ? j->rounds : 1, rc;
 		struct pb_noise_plan r;
 		char why[256];
-		int rc;
 
-		rc = pb_noise_plan(p, j->name, pl ? pl : "cpus", params, j->rounds > 0 ? j->rounds : 1,
-				   min_change, &r, why, sizeof(why));
+		pl = pl ? pl : "cpus";	/* as the result file names it */
+		rc = pb_noise_plan(p, j->name, pl, params, rounds, min_change, &r, why, sizeof(why));
 		json_decref(params);
 		if (rc > 0) {
-			print_cell(&r, j->name, pl ? pl : "cpus", j->rounds > 0 ? j->rounds : 1,
-				   min_change, boot_s, f);
+			print_cell(&r, j->name, pl, rounds, min_change, boot_s, f);
 			stands_in |= r.stands_in;
 		} else if (rc < 0) {
 			fprintf(f, "  %s %s: the profile's keys differ (%s): calibrate this job "
-				"file\n", j->name, pl ? pl : "cpus", why);
+				"file\n", j->name, pl, why);
 		} else {
 			fprintf(f, "  %s %s: not in the profile: calibrate this job file\n", j->name,
-				pl ? pl : "cpus");
+				pl);
 		}
 	}
 	if (stands_in)

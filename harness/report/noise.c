@@ -409,12 +409,28 @@ static void source(struct pb_between *b, const char *fmt, ...)
 	pb_str_clean(b->source);	/* a profile's text may hold anything */
 }
 
+/*
+ * The figure that answers for boots in entry e (pb_noise_match's): 0 with
+ * *sd, *df and *stands_in set, or -1 (nothing set) when it has none.
+ */
+static int between_of(json_t *e, double *sd, double *df, bool *stands_in)
+{
+	json_t *bt = json_object_get(e, "between");
+
+	if (!json_is_number(json_object_get(bt, "sd")))
+		return -1;
+	*sd = json_number_value(json_object_get(bt, "sd"));
+	*df = json_number_value(json_object_get(bt, "df"));
+	*stands_in = json_is_true(json_object_get(bt, "stands_in"));
+	return 0;
+}
+
 int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b)
 {
 	struct pb_noise_ctx *x = ctx;
 	const struct pb_noise *p = x->p;
 	char why[160];
-	json_t *e, *bt;
+	json_t *e;
 	int rc;
 
 	b->sd = NAN;
@@ -430,12 +446,8 @@ int pb_noise_between(void *ctx, const struct pb_table *t, struct pb_between *b)
 	rc = pb_noise_match(p, t, &e, why, sizeof(why));
 	if (rc < 0)
 		source(b, "noise profile %s: other keys (%s)", p->path, why);
-	bt = rc > 0 ? json_object_get(e, "between") : NULL;
-	if (rc <= 0 || !json_is_number(json_object_get(bt, "sd")))
+	if (rc <= 0 || between_of(e, &b->sd, &b->df, &b->stands_in))
 		return rc < 0 ? -1 : 0;
-	b->sd = json_number_value(json_object_get(bt, "sd"));
-	b->df = json_number_value(json_object_get(bt, "df"));
-	b->stands_in = json_is_true(json_object_get(bt, "stands_in"));
 	source(b, "noise profile %s (%s, kernel %s, %s)", p->path, p->host_class, p->kernel,
 	       p->date);
 	return 1;
@@ -536,7 +548,7 @@ int pb_noise_plan(const struct pb_noise *p, const char *job, const char *placeme
 		  char *why, size_t len)
 {
 	struct pb_table t;
-	json_t *e, *bt;
+	json_t *e;
 	double si, dfi, var[2], df[2];
 	int rc;
 
@@ -546,12 +558,8 @@ int pb_noise_plan(const struct pb_noise *p, const char *job, const char *placeme
 	snprintf(t.placement, sizeof(t.placement), "%s", placement);
 	t.params = params;
 	rc = pb_noise_match(p, &t, &e, why, len);
-	bt = rc > 0 ? json_object_get(e, "between") : NULL;
-	if (rc <= 0 || !json_is_number(json_object_get(bt, "sd")))
+	if (rc <= 0 || between_of(e, &o->sd_above, &o->df_above, &o->stands_in))
 		return rc < 0 ? -1 : 0;
-	o->sd_above = json_number_value(json_object_get(bt, "sd"));
-	o->df_above = json_number_value(json_object_get(bt, "df"));
-	o->stands_in = json_is_true(json_object_get(bt, "stands_in"));
 	level_of(e, "invocation", &si, &dfi);
 	if (!o->stands_in && si > 0) {	/* one invocation a boot: both levels */
 		var[0] = o->sd_above * o->sd_above;
