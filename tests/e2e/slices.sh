@@ -75,6 +75,14 @@ for _ in $(seq 100); do		# the job process's children, once there
 	sleep 0.05
 done
 sleep 0.9
+# the roles again, now: the first child found may have been a short-lived
+# helper (a probe) whose pid is gone by the time the stall is due
+for _ in $(seq 20); do
+	for job in $(pgrep -P "$pb"); do
+		r=$(pgrep -P "$job") && { roles=$r; break 2; }
+	done
+	sleep 0.05
+done
 set -- $roles
 [ $# -gt 0 ] && kill -STOP "$1"
 sleep 1
