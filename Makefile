@@ -3,8 +3,10 @@
 
 VERSION	:= 0.1.0
 PREFIX	?= /usr/local
+# where make install puts pinbench-campaign.service (systemd reads /usr/local/lib/systemd/system too)
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 CC	?= gcc
-PKGS	:= hwloc jansson
+PKGS	:= hwloc jansson libRmath libdw
 # CFLAGS is the user's (optimisation, debugging, sanitizers); the project's
 # own flags are in PB_CFLAGS and always apply, even on the command line.
 CFLAGS	?= -O2 -g
@@ -81,6 +83,16 @@ check:
 	@$(MAKE) --no-print-directory tests
 	@sh tests/run-tests.sh
 
+# The QEMU tests: Debian's kernel booted with a built initramfs runs a whole
+# campaign across kexec reboots (tests/boot/campaign.sh), then LAVA's own
+# dispatcher, lava-run, runs lava/pinbench.yaml in it (tests/boot/lava.sh);
+# minutes, so not in check
+check-boot:
+	@sh tests/deps.sh --check
+	@$(MAKE) --no-print-directory pinbench
+	@sh tests/boot/campaign.sh
+	@sh tests/boot/lava.sh
+
 demo: deps
 	@$(MAKE) --no-print-directory pinbench
 	./pinbench run configs/quick.ini
@@ -110,12 +122,16 @@ install: pinbench doc
 	-install -m 0644 plot/*.gp $(DESTDIR)$(PREFIX)/share/pinbench/plot/ 2>/dev/null
 	install -D -m 0644 completions/pinbench.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pinbench
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's,@BINDIR@,$(PREFIX)/bin,' init/pinbench-campaign.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/pinbench-campaign.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/pinbench-campaign.service
 
 clean:
 	rm -f pinbench libpinbench.a $(TESTS) $(FLAGS_STAMP) $(MAN)
 	find harness benches tests -name '*.[od]' -delete
 
-.PHONY: all doc deps check demo bench-peers install clean tests mutate
+.PHONY: all doc deps check check-boot demo bench-peers install clean tests mutate
 .SECONDARY:
 
 -include $(shell find harness benches tests -name '*.d' 2>/dev/null)

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bash completion for pinbench(1): its commands, each command's options as
 # its --help lists them, the values of --format, workloads after bench,
-# job files (*.ini) after run, calibrate and nightly, result files (*.json)
-# after compare, plot, report and export.  Installed by make install as
+# job files (*.ini) after run, calibrate, nightly and bisect-check, result
+# files (*.json) after compare, plot, report and export; campaign's verbs,
+# --job's job files, --order's values.  Installed by make install as
 # share/bash-completion/completions/pinbench.
 
 # The options of `pinbench CMD --help` (or of `pinbench --help`): the words
@@ -47,7 +48,7 @@ _pinbench()
 			COMPREPLY=($(compgen -W "$(_pinbench_options "$pb")" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -W "$("$pb" --help 2>/dev/null |
-				sed -n '/^commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p')" -- "$cur"))
+				sed -n '/^commands:/,/^$/s/^  \([a-z-]\+\) .*/\1/p')" -- "$cur"))
 		fi
 		return 0
 	fi
@@ -55,8 +56,17 @@ _pinbench()
 	--format)
 		COMPREPLY=($(compgen -W "$(_pinbench_formats "$pb" "$cmd")" -- "$cur"))
 		return 0 ;;
-	-o|--output|--history|--noise|--topology|--perf-stat|--from|--out*)
+	-o|--output|--history|--noise|--topology|--perf-stat|--from|--out*|--good|--bad)
 		_pinbench_files ""
+		return 0 ;;
+	--job)
+		_pinbench_files .ini
+		return 0 ;;
+	--state|--results)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return 0 ;;
+	--order)
+		COMPREPLY=($(compgen -W "abba random" -- "$cur"))
 		return 0 ;;
 	esac
 	if [[ $cur == -* ]]; then
@@ -64,10 +74,13 @@ _pinbench()
 		return 0
 	fi
 	case $cmd in
-	run|calibrate|nightly)
+	run|calibrate|nightly|bisect-check)
 		_pinbench_files .ini ;;
 	compare|plot|report|export)
 		_pinbench_files .json ;;
+	campaign)
+		[[ $prev == campaign ]] &&
+			COMPREPLY=($(compgen -W "init step status abort report" -- "$cur")) ;;
 	bench)
 		[[ $prev == bench ]] && COMPREPLY=($(compgen -W "$("$pb" list 2>/dev/null |
 			sed -n 's/^\([a-z0-9_]\+\) - .*/\1/p')" -- "$cur")) ;;

@@ -20,6 +20,7 @@ subtitle = ""
 marked = 0
 logy = 0
 cats = ""
+clip_row = ""
 linear = ""
 ybar = 1e300
 ybot = -1e300

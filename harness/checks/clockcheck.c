@@ -200,9 +200,11 @@ double pb_observer_max(const struct pb_nominal *nom)
 }
 
 bool pb_check_observer(int cpu, double start_s, double end_s, const double *again, int nr,
-		       const struct pb_nominal *nom, struct pb_anomalies *a)
+		       double busy_cpus, const struct pb_nominal *nom, struct pb_anomalies *a)
 {
 	double slower, fastest, med = end_s, max = pb_observer_max(nom);
+	bool busy = nr > 0 && busy_cpus >= PB_OBSERVER_BUSY_CPUS;
+	char others[128] = "";
 
 	if (start_s <= 0 || end_s <= 0)
 		return false;
@@ -226,11 +228,16 @@ bool pb_check_observer(int cpu, double start_s, double end_s, const double *agai
 		}
 		slower = med / start_s - 1;
 	}
-	pb_anomaly_add(a, PB_AN_OBSERVER_EFFECT, slower > 0.20 ? PB_SEV_ERROR : PB_SEV_WARN,
+	if (busy)
+		snprintf(others, sizeof(others), "; other tasks kept %.1f CPUs busy meanwhile",
+			 busy_cpus);
+	pb_anomaly_add(a, PB_AN_OBSERVER_EFFECT, slower > 0.20 && !busy ? PB_SEV_ERROR : PB_SEV_WARN,
+		       busy ? "the machine got slower while other tasks ran: their load may be "
+		       "the cause, not measuring; run again on a quiet machine" :
 		       "measuring changed the machine: check dmesg and the clock (pinbench "
 		       "doctor); a reboot may restore it",
 		       "reference loop (%d getppid() on cpu%d) took %.3f s at the start, "
-		       "%.3f s at the end (%+.1f %%%s)", PB_OBSERVER_CALLS, cpu, start_s, med,
-		       100 * slower, nr > 0 ? ", confirmed by re-timings" : "");
+		       "%.3f s at the end (%+.1f %%%s%s)", PB_OBSERVER_CALLS, cpu, start_s, med,
+		       100 * slower, nr > 0 ? ", confirmed by re-timings" : "", others);
 	return true;
 }

@@ -37,6 +37,8 @@ static const char compare_usage[] =
 	"  --format text|markdown|csv|json\n"
 	"  --no-correction                judge each cell on its own p (default: p adjusted\n"
 	"                                 for the number of comparisons, Benjamini-Hochberg)\n"
+	"  --profiles                     where the change went (profile=on results) for\n"
+	"                                 every cell, not only the significant ones\n"
 	"  --test auto|rank|welch         rank: the Hodges-Lehmann ratio and Mann-Whitney's\n"
 	"                                 test; welch: the ratio of means and Welch's t-test;\n"
 	"                                 auto (default): rank with 5 or more values a side\n"
@@ -118,6 +120,7 @@ static int compare_opts(int argc, char **argv, struct pb_cmp_opts *o, bool *fail
 		{ "fail-on-regression", 0, false, fail, NULL, NULL },
 		{ "by-class", 0, false, by_class, NULL, NULL },
 		{ "no-correction", 0, false, &o->no_correction, NULL, NULL },
+		{ "profiles", 0, false, &o->all_profiles, NULL, NULL },
 		{ "test", 0, true, NULL, NULL, opt_choice },
 		{ "allow-different", 0, true, NULL, &o->allow_different, NULL },
 		{ "noise", 0, PB_ARG_PATH, NULL, noise, NULL },

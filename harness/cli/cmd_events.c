@@ -72,32 +72,33 @@ static void print_pmus(void)
 static void print_core(void)
 {
 	struct pb_pmu_desc d;
+	char line[512];
 
 	pb_core_pmu(&d);
 	if (d.usable) {
-		printf("core PMU: %s (%s): %d generic counters per pass%s, %d fixed\n",
-		       d.name, d.desc, d.generic,
-		       d.nmi_watchdog ? " (one taken by the NMI watchdog)" : "", d.fixed);
+		snprintf(line, sizeof(line), "%s (%s): %d generic counters per pass%s, %d fixed",
+			 d.name, d.desc, d.generic,
+			 d.nmi_watchdog ? " (one taken by the NMI watchdog)" : "", d.fixed);
+		pb_say_wrapped(stdout, "core PMU: ", line);
 		return;
 	}
-	printf("core PMU: none here: %s\n", d.why);
-	printf("  hardware events (cycles, instructions, ...) are reported "
-	       "\"not supported\"; software events and tracepoints still count\n");
+	pb_say_wrapped(stdout, "core PMU: none here: ", d.why);
+	pb_say_wrapped(stdout, "  ", "hardware events (cycles, instructions, ...) are reported "
+		       "\"not supported\"; software events and tracepoints still count");
 }
 
 static void print_software(const char *pat)
 {
 	const char *name;
-	int i, n = 0;
+	char list[1024];
+	size_t off = 0;
 
-	printf("software events:");
-	for (i = 0; (name = pb_sw_event_name(i)); i++) {
-		if (!match(pat, name))
-			continue;
-		printf(" %s", name);
-		n++;
-	}
-	printf("%s\n", n ? "" : " (none matching)");
+	list[0] = '\0';
+	for (int i = 0; (name = pb_sw_event_name(i)); i++)
+		if (match(pat, name) && off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+						off ? " " : "", name);
+	pb_say_wrapped(stdout, "software events: ", off ? list : "(none matching)");
 }
 
 static void print_tracepoint_sys(const char *dir, const char *sys, const char *pat)
@@ -122,7 +123,7 @@ static void print_tracepoint_sys(const char *dir, const char *sys, const char *p
 
 static void print_tracepoints(const char *pat)
 {
-	char dir[512];
+	char dir[512], line[600];
 	struct dirent *de;
 	DIR *d;
 
@@ -131,8 +132,9 @@ static void print_tracepoints(const char *pat)
 		       "(mount -t tracefs nodev /sys/kernel/tracing)\n");
 		return;
 	}
-	printf("tracepoints: readable in %s%s\n", dir,
-	       pat ? "" : " (give a PATTERN to list them, e.g. sched:)");
+	snprintf(line, sizeof(line), "%s%s", dir,
+		 pat ? "" : " (give a PATTERN to list them, e.g. sched:)");
+	pb_say_wrapped(stdout, "tracepoints: readable in ", line);
 	if (!pat || !(d = opendir(dir)))
 		return;
 	while ((de = readdir(d)))
@@ -168,7 +170,7 @@ static bool umasks(int idx, const pfm_event_info_t *ei, const char *pat, char *b
 
 static int print_pmu_events(const pfm_pmu_info_t *info, const char *pat)
 {
-	char full[256], um[2048];
+	char full[256], um[8192], head[300];
 	int idx, n = 0;
 
 	for (idx = info->first_event; idx != -1; idx = pfm_get_event_next(idx)) {
@@ -186,9 +188,10 @@ static int print_pmu_events(const pfm_pmu_info_t *info, const char *pat)
 			continue;
 		if (strlen(full) > 40)	/* a long name on its own line: the column stays */
 			printf("  %s\n", full);
-		printf("  %-40s %.57s\n", strlen(full) > 40 ? "" : full, ei.desc ? ei.desc : "");
+		snprintf(head, sizeof(head), "  %-40s ", strlen(full) > 40 ? "" : full);
+		pb_say_wrapped(stdout, head, ei.desc ? ei.desc : "");
 		if (um[0])
-			printf("      umasks:%s\n", um);
+			pb_say_wrapped(stdout, "      umasks: ", um + 1);
 		n++;
 	}
 	return n;

@@ -14,6 +14,7 @@
 
 #include "cli/cmds.h"
 #include "cli/say.h"
+#include "cli/noise_arg.h"
 #include "cli/opts.h"
 #include "lib/file.h"
 #include "report/export.h"
@@ -35,13 +36,17 @@ static const char export_usage[] =
 	"  --no-correction                judge each case on its own p (default: q,\n"
 	"                                 adjusted for the number of cases)\n"
 	"  --allow-different KEY[,KEY]    compare results whose workload KEYs differ\n"
+	"  --noise FILE                   the noise profile (pinbench calibrate) for the\n"
+	"                                 variation between boots, so that one boot a side\n"
+	"                                 is judged at the boot level (default: the newest\n"
+	"                                 of the results' host class in the folders given)\n"
 	"  -o, --output FILE              write FILE (atomically) instead of stdout\n"
 	"  -h, --help\n"
 	"exit: 0 written (failed cases are in the output), 2 usage or unreadable results\n";
 
 struct export_opts {
 	struct pb_exp_opts	x;
-	const char		*format, *baseline, *out, *allow;
+	const char		*format, *baseline, *out, *allow, *noise;
 	bool			no_correction;
 };
 
@@ -60,6 +65,7 @@ static int export_opts(int argc, char **argv, struct export_opts *e)
 		{ "min-change", 0, true, NULL, NULL, opt_min_change },
 		{ "no-correction", 0, false, &e->no_correction, NULL, NULL },
 		{ "allow-different", 0, true, NULL, &e->allow, NULL },
+		{ "noise", 0, PB_ARG_PATH, NULL, &e->noise, NULL },
 		{ "output", 'o', PB_ARG_PATH, NULL, &e->out, NULL },
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
@@ -148,10 +154,41 @@ static void warn_labels(char **paths, int n)
 	pb_cmp_free(&c);
 }
 
+/*
+ * The noise profile for the variation between boots (--noise, or the
+ * newest of the results' class in the folders of the results and the
+ * baseline): with it, one boot a side is judged at the boot level, and a
+ * regression beyond it fails.  Said on stderr when one is used.
+ */
+static int export_noise(struct pb_cmp *c, const struct export_opts *e, char **paths, int n,
+			struct pb_cli_noise *nz)
+{
+	struct pb_cmp_opts o = { 0 };
+	char **all = calloc((size_t)n + 1, sizeof(*all));
+	int rc;
+
+	if (!all) {
+		pb_say(stderr, "pinbench export: %s\n", strerror(ENOMEM));
+		return 2;
+	}
+	memcpy(all, paths, (size_t)n * sizeof(*all));
+	all[n] = (char *)e->baseline;
+	rc = pb_cli_noise(e->noise, all, n + 1, c, nz, &o, "export");
+	free(all);
+	if (rc)
+		return rc;
+	if (nz->line[0])
+		pb_say(stderr, "pinbench export: %s\n", nz->line);
+	if (o.between)
+		pb_cmp_ask_between(c, o.between, o.between_ctx);
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_opts e = { .x = { .min_change = PB_CMP_MIN_CHG, .base = -1 } };
 	struct pb_cmp c = { .by = PB_GROUP_LABEL };
+	struct pb_cli_noise nz = { 0 };
 	char err[512];
 	int rc;
 
@@ -178,11 +215,14 @@ int cmd_export(int argc, char **argv)
 		pb_say(stderr, "pinbench export: %s\n", err);
 		rc = 2;
 	}
+	if (!rc && e.baseline)
+		rc = export_noise(&c, &e, argv + optind, argc - optind, &nz);
 	if (!rc) {
 		pb_cmp_order(&c, true);
 		e.x.cur = pb_cmp_find_group(&c, "results");
 		rc = emit(&c, &e);
 	}
+	pb_noise_free(&nz.p);
 	pb_cmp_free(&c);
 	return rc;
 }

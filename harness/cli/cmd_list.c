@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli/cmds.h"
+#include "cli/say.h"
 #include "core/bench.h"
 #include "core/jobfile.h"
 #include "core/keys.h"
@@ -31,20 +32,32 @@ static void key_widths_of(const struct pb_key *k, struct key_widths *w)
 		pb_key_describe(k, d, sizeof(d));
 		w->name = (int)strlen(k->name) > w->name ? (int)strlen(k->name) : w->name;
 		w->type = (int)strlen(d) > w->type ? (int)strlen(d) : w->type;
-		w->def = n > w->def && n <= 12 ? n : w->def;	/* a longer one runs on */
+		w->def = n > w->def && n <= 12 ? n : w->def;	/* a longer one: a line */
 	}
 }
 
+/*
+ * A key a line: name, type, default, help wrapped under itself; a default
+ * longer than the column ends its line, the help starting on the next.
+ */
 static void list_keys(const struct pb_key *k, const struct key_widths *w, FILE *f)
 {
-	char d[64];
+	char d[64], head[256];
 
 	for (; k->name; k++) {
+		const char *def = k->def && *k->def ? k->def : "\"\"";
+
 		if (k->flags & PB_KEY_HIDDEN)
 			continue;
 		pb_key_describe(k, d, sizeof(d));
-		fprintf(f, "    %-*s %-*s default %-*s %s\n", w->name, k->name, w->type, d,
-			w->def, k->def && *k->def ? k->def : "\"\"", k->help ? k->help : "");
+		if ((int)strlen(def) > w->def) {
+			pb_say(f, "    %-*s %-*s default %s\n", w->name, k->name, w->type, d, def);
+			def = "";
+		}
+		snprintf(head, sizeof(head), "%s%-*s %-*s %s %-*s ", "    ", w->name,
+			 *def ? k->name : "", w->type, *def ? d : "", *def ? "default" : "       ",
+			 w->def, def);
+		pb_say_wrapped(f, head, k->help ? k->help : "");
 	}
 }
 
@@ -141,7 +154,7 @@ int cmd_list(int argc, char **argv)
 				 (argc > 2 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json")));
 	json_t *a = json_array();
 	struct key_widths w = { 0 };
-	char mt[512];
+	char mt[512], head[64], roles[640];
 
 	if (argc > 1 && !json) {
 		fprintf(argc > 1 && !strcmp(argv[1], "--help") ? stdout : stderr,
@@ -168,9 +181,12 @@ int cmd_list(int argc, char **argv)
 			continue;
 		}
 		metrics_text(b, mt, sizeof(mt));
-		printf("%s - %s\n  roles: %s%s%s; metric: %s\n", b->name,
-		       b->summary, b->roles[0], b->shape == PB_SHAPE_PAIR ? ", " : " x N",
-		       b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", mt);
+		snprintf(head, sizeof(head), "%s - ", b->name);
+		pb_say_wrapped(stdout, head, b->summary);
+		snprintf(roles, sizeof(roles), "%s%s%s; metric: %s", b->roles[0],
+			 b->shape == PB_SHAPE_PAIR ? ", " : " x N",
+			 b->shape == PB_SHAPE_PAIR ? b->roles[1] : "", mt);
+		pb_say_wrapped(stdout, "  roles: ", roles);
 		list_keys(b->keys, &w, stdout);
 	}
 	if (json) {

@@ -30,7 +30,8 @@ static const char report_usage[] =
 	"environment differences, the anomaly legend and the command lines to\n"
 	"reproduce, as DIR/report.md (to paste into a changelog), DIR/report.txt\n"
 	"(72 columns, for an email; also on stdout) and the plot DIR/report.png and\n"
-	"DIR/report.svg (with gnuplot).\n"
+	"DIR/report.svg (with gnuplot).  Cells profiled on both sides (--profile) add\n"
+	"where the change went and a flame graph per role, DIR/flame-*.svg.\n"
 	"  -o, --output DIR               where (default report-NEW-vs-BASELINE)\n"
 	"  --min-change PCT               noise floor of a significant change, 0..1000\n"
 	"                                 (default 1)\n"
@@ -141,6 +142,46 @@ static int plots(struct pb_cmp *c, const char *dir, struct pb_changelog *cl)
 	return 0;
 }
 
+/* The report's folder, and the flame graphs saved in it. */
+struct flame_out {
+	const char	*dir;
+	int		n;
+};
+
+/* Save a flame graph in the report's folder (ctx): 0, or 2 with the error said. */
+static int put_flame(const char *name, const char *svg, void *ctx)
+{
+	struct flame_out *o = ctx;
+	char path[PATH_MAX + 300], err[PATH_MAX + 400], *text = strdup(svg);
+	size_t n = text ? strlen(text) : 0;
+
+	if (!text) {
+		pb_say(stderr, "pinbench report: %s\n", strerror(ENOMEM));
+		return 2;
+	}
+	if (n && text[n - 1] == '\n')
+		text[n - 1] = 0;	/* pb_file_save adds it */
+	snprintf(path, sizeof(path), "%s/%s", o->dir, name);
+	n = (size_t)pb_file_save(path, text, false, err, sizeof(err));
+	free(text);
+	if (n)
+		pb_say(stderr, "pinbench report: %s\n", err);
+	else
+		o->n++;
+	return n ? 2 : 0;
+}
+
+/* The differential flame graphs beside the report, linked from report.md */
+static int flames(struct pb_cmp *c, struct flame_out *o, struct pb_changelog *cl)
+{
+	int rc = pb_changelog_flames(c, cl, put_flame, o);
+
+	if (rc < 0)
+		pb_say(stderr, "pinbench report: flame graphs: %s\n", strerror(ENOMEM));
+	cl->flames = !rc;
+	return rc ? 2 : 0;
+}
+
 /* The noise profile: --noise, or the newest in BASELINE's, NEW's or their parents' folder */
 static int report_noise(const char *given, char **paths, const struct pb_cmp *c,
 			struct pb_cli_noise *nz, struct pb_cmp_opts *o)
@@ -167,6 +208,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", 'h', false, NULL, NULL, pb_opt_help },
 	};
 	char names[2][256], dir[PATH_MAX], path[PATH_MAX + 16], err[512], a[128], b[128];
+	struct flame_out fo = { .dir = dir };
 	struct pb_changelog cl = { .cmp = &r.cmp };
 	struct pb_cmp c = { .by = PB_GROUP_LABEL };
 	struct pb_cli_noise nz = { 0 };
@@ -227,6 +269,8 @@ int cmd_report(int argc, char **argv)
 	pb_cmp_ask_between(&c, r.cmp.between, r.cmp.between_ctx);
 	if (!r.no_plot)
 		rc = plots(&c, dir, &cl);
+	if (!rc)
+		rc = flames(&c, &fo, &cl);
 	snprintf(path, sizeof(path), "%s/report.md", dir);
 	if (!rc)
 		rc = save(&c, &cl, true, path, NULL);
@@ -235,8 +279,13 @@ int cmd_report(int argc, char **argv)
 		rc = save(&c, &cl, false, path, &text);
 	if (!rc) {
 		printf("%s\n", text);
-		pb_say(stderr, "report: %s/report.md, %s/report.txt%s\n", dir, dir,
-			cl.png ? ", report.png, report.svg" : "");
+		pb_say(stderr, "report: %s/report.md, %s/report.txt", dir, dir);
+		if (cl.png)
+			pb_say(stderr, ", %s/report.png, %s/report.svg", dir, dir);
+		if (fo.n)
+			pb_say(stderr, ", %d flame graph%s (%s/flame-*.svg)", fo.n,
+			       fo.n > 1 ? "s" : "", dir);
+		pb_say(stderr, "\n");
 	}
 out:
 	free(text);

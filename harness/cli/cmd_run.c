@@ -57,6 +57,9 @@ static const char run_help[] =
 "      --placement LIST   override placement= (e.g. same-cpu,same-socket)\n"
 "      --set KEY=VALUE    override any job key (repeatable)\n"
 "      --events LIST      counter events (libpfm4 names, software events, tracepoints)\n"
+"      --profile          profile=on for every job: after its windows, one more\n"
+"                         sampling each role (call chains), stored per role as\n"
+"                         folded stacks with its ops and task-clock\n"
 "      --peer HOST[:PORT] override peer=: the server role runs on that `pinbench server`\n"
 "      --label TEXT       label of this run (default: the kernel release)\n"
 "      --topology SPEC    plan on an hwloc synthetic description or XML file;\n"
@@ -217,6 +220,17 @@ static int opt_over(void *ctx, const struct pb_opt *opt, const char *arg)
 	return add_over(x->o, x->cmd, opt->name, arg, origin) ? PB_OPTS_FAILED : PB_OPTS_OK;
 }
 
+/* --profile: profile=on */
+static int opt_profile(void *ctx, const struct pb_opt *opt, const char *arg)
+{
+	struct run_ctx *x = ctx;
+
+	(void)opt;
+	(void)arg;
+	return add_over(x->o, x->cmd, "profile", "on", "--profile") ? PB_OPTS_FAILED :
+	       PB_OPTS_OK;
+}
+
 static int opt_set(void *ctx, const struct pb_opt *opt, const char *arg)
 {
 	struct run_ctx *x = ctx;
@@ -348,6 +362,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *o, const char 
 		{ "set", 0, PB_ARG_MULTI, NULL, NULL, opt_set },
 		{ "events", 0, true, NULL, NULL, opt_over },
 		{ "peer", 0, true, NULL, NULL, opt_over },
+		{ "profile", 0, false, NULL, NULL, opt_profile },
 		{ "label", 0, true, NULL, &o->label, NULL },
 		{ "topology", 0, PB_ARG_PATH, NULL, &o->topology, NULL },
 		{ "dry-run", 0, false, &o->dry_run, NULL, NULL },
@@ -476,6 +491,8 @@ static int run_jobset(const struct run_opts *o, const struct pb_topo *t,
 		pb_say(stderr, "pinbench: %s\n", path);
 	else
 		rc = run_said(&x, &run, &st);
+	if (o->saved && x.sv.claimed)
+		snprintf(o->saved, o->saved_len, "%s", x.sv.path);
 out:
 	pb_saver_close(&x.sv);
 	free(x.text);
@@ -551,6 +568,7 @@ static int run_files(struct run_opts *o, struct pb_topo *t, int n, char **files)
 			printf("planned wall time of the %d job files: %s\n", n, d);
 		goto out;
 	}
+	o->started = true;
 	install_signals();
 	for (int i = 0; i < n && !pb_interrupted; i++) {
 		int r = run_jobset(o, t, files[i], &sets[i]);
@@ -645,6 +663,37 @@ out:
 	return rc;
 }
 
+int run_plan_check(const char *jobfile, const char *outdir, const char *label,
+		   double *seconds)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	struct pb_jobset js = { 0 };
+	char err[1024];
+	FILE *null = fopen("/dev/null", "w");
+	int rc = 2;
+
+	run_defaults(&o);
+	o.outdir = outdir;
+	o.label = label;
+	o.dry_run = true;
+	if (null && load_topo(&o, &t, "run") < 0) {
+		if (pb_jobs_load(jobfile, NULL, NULL, 0, pb_topo_nr_cpus(t), &js, err,
+				 sizeof(err)))
+			pb_say(stderr, "pinbench: %s\n", err);
+		else
+			rc = run_check(&o, t, &js, 1);
+		if (!rc)
+			*seconds = run_print_planned(t, &js, null);
+		pb_jobset_free(&js);
+		pb_topo_free(t);
+	}
+	if (null)
+		fclose(null);
+	free_opts(&o);
+	return rc;
+}
+
 int run_nightly(const struct pb_nightly_opts *n)
 {
 	const struct run_nightly *rn = n->ctx;
@@ -675,4 +724,32 @@ int run_nightly(const struct pb_nightly_opts *n)
 out:
 	free_opts(&o);
 	return rc;
+}
+
+int run_bisect(const char *jobfile, const char *outdir, const char *label, char *saved,
+	       size_t len)
+{
+	struct run_opts o;
+	struct pb_topo *t = NULL;
+	char *file = (char *)jobfile;
+	char *argv[] = { "bisect-check", file };
+	int rc = 2;
+
+	run_defaults(&o);
+	o.cmdline = pb_cli_cmdline(2, argv);
+	o.outdir = outdir ? outdir : o.outdir;
+	o.label = label ? label : o.label;
+	o.quiet = true;
+	o.judged_after = true;
+	o.saved = saved;
+	o.saved_len = len;
+	saved[0] = 0;
+	if (load_topo(&o, &t, "bisect-check") < 0) {
+		rc = run_files(&o, t, 1, &file);
+		pb_topo_free(t);
+	}
+	free_opts(&o);
+	if (rc == 2 && o.started)	/* not a usage error: the run went wrong */
+		return 1;
+	return rc == PB_EXIT_UNTRUSTED ? 0 : rc;	/* the verdict reads the findings */
 }

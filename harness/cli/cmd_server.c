@@ -14,6 +14,7 @@
 #include "cli/say.h"
 #include "cli/opts.h"
 #include "net/server.h"
+#include "sys/env.h"
 #include "lib/util.h"
 
 static const char server_help[] =
@@ -42,34 +43,23 @@ static int num(const char *s, long min, long max, long *out)
 /* "0,2-3" into set; every CPU must be one this process may run on. */
 static int cpus_parse(const char *s, cpu_set_t *set, char *err, size_t len)
 {
-	char *copy = strdup(s), *p = copy, *tok;
+	static int list[CPU_SETSIZE];
+	int n = pb_cpulist_parse(s, list, CPU_SETSIZE);
 	cpu_set_t here;
-	int rc = 0;
 
 	CPU_ZERO(set);
-	if (!copy || sched_getaffinity(0, sizeof(here), &here))
-		rc = -1;
-	while (!rc && (tok = strsep(&p, ","))) {
-		char *dash = strchr(tok, '-');
-		long a, b;
-
-		if (dash)
-			*dash = 0;
-		if (num(tok, 0, CPU_SETSIZE - 1, &a) ||
-		    (dash ? num(dash + 1, a, CPU_SETSIZE - 1, &b) : (b = a, 0))) {
-			snprintf(err, len, "--cpus '%s': expected CPUs like 0,2-3", s);
-			rc = -1;
-		}
-		for (long c = a; !rc && c <= b; c++) {
-			if (!CPU_ISSET(c, &here)) {
-				snprintf(err, len, "--cpus: CPU %ld is not available here", c);
-				rc = -1;
-			}
-			CPU_SET(c, set);
-		}
+	if (n <= 0 || sched_getaffinity(0, sizeof(here), &here)) {
+		snprintf(err, len, "--cpus '%s': expected CPUs like 0,2-3", s);
+		return -1;
 	}
-	free(copy);
-	return rc;
+	for (int i = 0; i < n; i++) {
+		if (list[i] >= CPU_SETSIZE || !CPU_ISSET(list[i], &here)) {
+			snprintf(err, len, "--cpus: CPU %d is not available here", list[i]);
+			return -1;
+		}
+		CPU_SET(list[i], set);
+	}
+	return 0;
 }
 
 static int bad_value(const struct pb_opt *o, const char *arg)

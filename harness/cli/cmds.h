@@ -8,6 +8,8 @@
 #ifndef PINBENCH_CMDS_H
 #define PINBENCH_CMDS_H
 
+#include <stddef.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -21,6 +23,8 @@ int cmd_export(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_server(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /*
  * Shared by compare and plot (cmd_compare.c): pb_cmp_load_all(), with the
@@ -60,5 +64,21 @@ struct run_nightly {
  * JOBFILE` runs it: its exit code.
  */
 int run_nightly(const struct pb_nightly_opts *n);
+/*
+ * bisect-check's run (cmd_run.c): JOBFILE as `pinbench run -q -o OUTDIR
+ * --label LABEL` runs it (NULL: run's defaults), the result file's path
+ * in saved ("" none); 0 (error findings too: the verdict reads them), 1
+ * some job failed, it was stopped or it went wrong once running (said),
+ * 2 a usage or job-file error found before anything ran (said).
+ */
+int run_bisect(const char *jobfile, const char *outdir, const char *label, char *saved,
+	       size_t len);
+
+/*
+ * What `pinbench run --dry-run -o OUTDIR -l LABEL JOBFILE` checks (cmd_run.c),
+ * saying only what is wrong: 0 with *seconds the planned wall time, or 2.
+ */
+int run_plan_check(const char *jobfile, const char *outdir, const char *label,
+		   double *seconds);
 
 #endif

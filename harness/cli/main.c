@@ -28,6 +28,8 @@ static const struct {
 	{ "export",  cmd_export,  "result files as LAVA test cases, KTAP or JUnit XML for labs and CI" },
 	{ "calibrate", cmd_calibrate, "this machine's noise for a job file: a noise profile" },
 	{ "nightly", cmd_nightly, "run, store by kernel, compare with the previous kernel" },
+	{ "campaign", cmd_campaign, "compare kernels across reboots: A B B A, one run per boot" },
+	{ "bisect-check", cmd_bisect, "git bisect run's check: good (0), bad (1), can't tell (125)" },
 	{ "server",  cmd_server,  "the far end of udpping and rr across two hosts (peer=HOST)" },
 };
 
@@ -35,7 +37,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: pinbench COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-9s  %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-12s  %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n  -h, --help     this text\n  -V, --version  the version\n"
 		"\n'pinbench COMMAND --help' for a command's options; the manual\n"
 		"is 'man pinbench' and 'man pinbench-COMMAND' (from the source tree,\n"

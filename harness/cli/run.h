@@ -31,6 +31,8 @@ struct run_opts {
 	double		until_frac;	/* its PCT / 100; 0 without --until */
 	double		budget_s;	/* its BUDGET, or UNTIL_BUDGET_S */
 	int		untrusted_exit;	/* PINBENCH_UNTRUSTED_EXIT: 3, or 0 */
+	bool		judged_after;	/* the caller judges the findings (bisect-check):
+					 * no exit code said for them */
 	const char	*noise;		/* --noise FILE (--dry-run), or NULL */
 	const char	*min_change_s;	/* --min-change PCT (--dry-run), or NULL */
 	double		min_change;	/* its PCT / 100; PB_CMP_MIN_CHG / 100 */
@@ -39,6 +41,9 @@ struct run_opts {
 	int		nr_over;
 	char		*cmdline;
 	char		kernel[65];
+	bool		started;	/* every check passed: the jobs began to run */
+	char		*saved;		/* not NULL: the result file's path, "" none */
+	size_t		saved_len;
 };
 
 /* Event names of js into evl[js->nr]: 0, or 2 (said). */

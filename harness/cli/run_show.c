@@ -17,6 +17,7 @@
 #include "cli/say.h"
 #include "core/plan.h"
 #include "report/result.h"
+#include "sys/fold.h"
 #include "stats/stopping.h"
 #include "lib/clock.h"
 #include "lib/util.h"
@@ -228,16 +229,20 @@ double run_print_planned(const struct pb_topo *t, struct pb_jobset *js, FILE *f)
 	char d[32];
 	int cells;
 	double sum;
+	bool prof = false;
 
 	if (!evl || run_check_events(js, evl)) {
 		free(evl);
 		return -1;
 	}
+	for (int i = 0; i < js->nr; i++)
+		prof |= js->jobs[i].profile;
 	sum = pb_plan_s(t, js, evl, &cells);
 	run_dur_text(sum, d, sizeof(d));
 	fprintf(f, "planned wall time: %s (%d job run%s: warm-up + repeats x duration, a "
-		"short window per counter pass not in the warm-up, + %.1f s each)\n", d, cells,
-		cells == 1 ? "" : "s", PB_JOB_OVERHEAD_S);
+		"short window per counter pass not in the warm-up,%s + %.1f s each)\n", d, cells,
+		cells == 1 ? "" : "s", prof ? " the profile pass and its folding," : "",
+		PB_JOB_OVERHEAD_S);
 	free(evl);
 	return sum;
 }
@@ -390,6 +395,72 @@ static void show_results(void *ctx, const struct pb_run *run, int from, int to)
 	print_results(x->o, run, from, to);
 }
 
+/* A role of the profile pass: its samples and its top function per op. */
+static void print_prof_role(const struct pb_result *r, int i, FILE *f)
+{
+	const struct pb_profile *p = r->profile;
+	const struct pb_prof_role *pr = &p->role[i];
+	struct pb_fold fold = { 0 };
+	char top[128] = "", per[96] = "";
+	uint64_t n = 0;
+	double err, ns;
+
+	if (!pb_fold_parse(&fold, pr->folded))
+		n = pb_fold_top_self(&fold, top, sizeof(top));
+	ns = pb_fold_ns_per_op(n, pr->samples, pb_prof_net_clock(p, pr), p->ops, &err);
+	if (n && isfinite(ns))
+		snprintf(per, sizeof(per), ns >= 1000 ? ", %.1f +- %.1f µs/op" :
+			 ", %.0f +- %.0f ns/op", ns >= 1000 ? ns / 1e3 : ns,
+			 ns >= 1000 ? err / 1e3 : err);
+	pb_say(f, "  %-8s %llu samples (%llu lost), %llu of %llu frames unresolved%s%s",
+	       r->job->bench->roles[i], (unsigned long long)pr->samples,
+	       (unsigned long long)pr->lost,
+	       (unsigned long long)(pr->un.kernel + pr->un.user),
+	       (unsigned long long)pr->un.frames, n ? "; top self: " : "", top);
+	if (n)
+		pb_say(f, " %.0f %%%s", 100.0 * n / pr->samples, per);
+	pb_say(f, "\n");
+	pb_fold_free(&fold);
+}
+
+/* What the samples cost the sampled tasks, taken out of the per-op figures. */
+static void print_prof_cost(const struct pb_profile *p, FILE *f)
+{
+	double clk = 0, n = 0;
+
+	for (int i = 0; i < p->nr_roles; i++) {
+		clk += p->role[i].task_clock_ns;
+		n += p->role[i].samples + p->role[i].lost;
+	}
+	if (clk > 0)
+		pb_say(f, "  sampling cost: %.1f µs a sample, %.0f %% of the sampled CPU time, "
+		       "taken out of the per-op figures\n", p->sample_cost_ns / 1e3,
+		       fmin(100, 100 * n * p->sample_cost_ns / clk));
+}
+
+/* The profile passes: event, cost in wall time, each role's top function. */
+static void print_profiles(const struct pb_run *run, FILE *f)
+{
+	for (int k = 0; k < run->nr; k++) {
+		const struct pb_result *r = &run->results[k];
+		const struct pb_profile *p = r->profile;
+
+		if (!p)
+			continue;
+		pb_say(f, "\nprofile %s %s: %s%s%s, %.2f s of wall time (window %.2f s, "
+		       "%llu ops)%s%s\n", r->job->name, r->placement, p->done ? p->ev.name : "not sampled",
+		       p->done && !p->ev.kernel ? ", user only" : "",
+		       p->done ? ", call chains" : "", p->wall_s, p->window_s,
+		       (unsigned long long)p->ops, p->note[0] ? ": " : "", p->note);
+		for (int i = 0; p->done && i < p->nr_roles; i++)
+			print_prof_role(r, i, f);
+		if (p->done)
+			print_prof_cost(p, f);
+		if (p->done && !p->ev.hw)
+			pb_say(f, "  %s\n", PB_PROF_SW_NOTE);
+	}
+}
+
 static void show_finished(void *ctx, const struct pb_run *run)
 {
 	struct run_show *x = ctx;
@@ -403,6 +474,7 @@ static void show_finished(void *ctx, const struct pb_run *run)
 		print_until(run, stdout);
 	print_run_anomalies(run, stdout);
 	pb_run_print_summary(run, stdout);
+	print_profiles(run, stdout);
 }
 
 static int save_cb(void *ctx, const struct pb_run *run, bool last)
@@ -443,7 +515,7 @@ int run_said(const struct run_show *x, const struct pb_run *run,
 		fputs(x->text, stdout), fputc('\n', stdout);
 	if (o->csv)
 		pb_run_print_csv(run, stdout);
-	if (bad && !rc && !st->cut) {	/* every job ran: its figures are what is judged */
+	if (bad && !rc && !st->cut && !o->judged_after) {	/* every job ran: judged here */
 		pb_say(stderr, "pinbench: %d job result%s carr%s an error-severity anomaly: "
 		       "not to be trusted (exit %d%s)\n", bad, bad == 1 ? "" : "s",
 		       bad == 1 ? "ies" : "y", o->untrusted_exit,

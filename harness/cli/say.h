@@ -12,4 +12,13 @@
 /* fprintf(f, fmt, ...) with the text cleaned; NL and tab are kept. */
 void pb_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The width cli's wrapped text keeps to: 100 columns, or f's terminal's when narrower. */
+#define PB_SAY_WIDTH	100
+
+/*
+ * head, then s wrapped at spaces to that width, each line after the
+ * first indented to where s began: "software events: a b c\n                 d e".
+ */
+void pb_say_wrapped(FILE *f, const char *head, const char *s);
+
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/bench.h"
 #include "stats/hist.h"
+#include "lib/clock.h"
 #include "lib/util.h"
 #include "sys/sysfs.h"
 
@@ -142,62 +143,33 @@ long pb_sysctl_long(const char *name)
 	return pb_sys_read_long(&v, "/proc/sys/%s", name) ? -1 : v;
 }
 
-static __attribute__((noinline)) void spin_loops(uint64_t n)
+/* The spin of pb_test_spin_ns(), a function of its own for profiles to name. */
+static __attribute__((noinline)) void spin_until(uint64_t left, uint64_t gap)
 {
-	while (n--)
-		asm volatile("" : "+r"(n));	/* a loop the compiler keeps */
-}
+	uint64_t away = 0;
 
-static double spin_ns_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	pb_ticks_spin(left, gap, UINT64_MAX, &away);
 }
 
 /*
- * A busy wait on the clock cannot be shorter than two clock reads (tens
- * of ns on a VM: a "+2 %" of a 2.3 µs round trip came out +3.5 %), so the
- * spin is a count of loop iterations, at a rate timed once per process at
- * the first call: the 90th percentile of the rates of 128 runs of 32 k
- * iterations (10-30 µs each, 1-4 ms in all).  A role calibrates while the
- * job process and its probes start on its CPU: on a VM the loop's rate
- * there moved by 2x from one 80 µs run to the next (interruptions of about
- * 25 µs), and the best of four runs of 1 M iterations came out up to 30 %
- * below the rate the spin then ran at (a 200 µs spin took 140 µs).  Many
- * short runs see clean stretches; a high percentile rather than the best
- * one, because a noisy host's loop also has moments well above its usual
- * rate (the best of 128 made the same spin 280 µs).  A CPU slower than
- * that makes the spin longer, not shorter.
+ * A spin of ns nanoseconds on the CPU, read off the TSC: its cost per op
+ * is the same when a noisy host makes the CPU slower, as a count of loop
+ * iterations' is not (one timed at a rate once made a 20 µs spin cost
+ * 28 µs when the host ran this guest slower; a VM's loop rate moves by
+ * 1.5x with what shares its core).  Time away from the loop (a step
+ * between two reads over 1 µs: an interrupt, preemption, the host's
+ * steal) does not count, so the spin function's own time per op is ns, as
+ * a profile sees it, and the op's wall time grows by what interrupted it,
+ * as real code's would.  Not clock_gettime() in the loop: two of its
+ * reads are tens of ns on a VM, which made a "+2 %" of a 2.3 µs round
+ * trip +3.5 %; a TSC read is about 12 ns here.
  */
 void pb_test_spin_ns(long ns)
 {
-	static double loops_per_ns;	/* a race between threads stores the same */
-	enum { RUNS = 128 };
-	const uint64_t n = 1 << 15;
+	double tpn;
 
 	if (ns <= 0)
 		return;
-	if (!loops_per_ns) {
-		double rate[RUNS];
-
-		for (int k = 0; k < RUNS; k++) {
-			double t0 = spin_ns_now(), t;
-
-			spin_loops(n);
-			t = spin_ns_now() - t0;
-			rate[k] = t > 0 ? n / t : 0;
-		}
-		qsort(rate, RUNS, sizeof(rate[0]), cmp_double);
-		loops_per_ns = rate[RUNS * 9 / 10] > 0 ? rate[RUNS * 9 / 10] : 1;
-	}
-	spin_loops((uint64_t)(ns * loops_per_ns + 0.5));
+	tpn = pb_ticks_per_ns();
+	spin_until((uint64_t)(ns * tpn + 0.5), (uint64_t)(1000 * tpn + 0.5));
 }

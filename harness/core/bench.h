@@ -258,10 +258,10 @@ long pb_sysctl_long(const char *name);
 /*
  * Test only: burn ns nanoseconds of CPU, for keys that inject a
  * known cost per op (pipe's test_spin_ns), so the statistics' power can
- * be measured against a change of known size.  A loop of iterations at
- * a rate timed at the first call in the process (the 90th percentile of
- * 128 short runs): accurate to a few ns where a wait on the clock is not,
- * and longer when the CPU runs slower than that.
+ * be measured against a change of known size.  A spin on the TSC (the
+ * monotonic clock off x86) whose rate is timed at the first call in the
+ * process: ns spent in the loop itself (time an interrupt, another task
+ * or the host takes is not counted), however fast the CPU runs.
  */
 void pb_test_spin_ns(long ns);
 

@@ -79,21 +79,28 @@ static void run_begin(struct pb_run *run, const struct pb_jobset *js)
 
 static void run_end(struct pb_run *run)
 {
+	double again[PB_OBSERVER_RETRIES], limit, busy = -1, t0;
+	struct pb_cpustat s0, s1;
+	int all = -1, nr = 0;
 	char err[256];
 
 	if (run->obs_cpu < 0)
 		return;
-	double again[PB_OBSERVER_RETRIES];
-	int nr = 0;
-
 	if (pb_observer_time(run->obs_cpu, &run->obs_end_s, err, sizeof(err))) {
 		run->obs_end_s = 0;
 		return;
 	}
-	if (run->obs_end_s > run->obs_start_s * (1 + pb_observer_max(&run->nominal)))
+	limit = run->obs_start_s * (1 + pb_observer_max(&run->nominal));
+	if (run->obs_end_s > limit) {	/* re-timed, and how busy the machine was meanwhile */
+		t0 = pb_mono_s();
+		pb_cpustat_snapshot(&all, 1, &s0);
 		nr = pb_observer_confirm(run->obs_cpu, again, PB_OBSERVER_RETRIES,
-					 PB_CONFIRM_SPAN_S);
-	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr,
+					 PB_OBSERVER_STEP_S, limit);
+		pb_cpustat_snapshot(&all, 1, &s1);
+		if (s0.known && s1.known && s1.busy_ns >= s0.busy_ns && pb_mono_s() > t0)
+			busy = (double)(s1.busy_ns - s0.busy_ns) / ((pb_mono_s() - t0) * 1e9);
+	}
+	pb_check_observer(run->obs_cpu, run->obs_start_s, run->obs_end_s, again, nr, busy,
 			  &run->nominal, &run->anomalies);
 }
 

@@ -755,6 +755,8 @@ static int kv_fill(struct pb_job *j, const struct eff *f, const struct sweep *sw
 		}
 		if (!strcmp(k->name, "cpus") && !cpus_win(f))
 			continue;
+		if (!strcmp(k->name, "profile") && !eff_get(f, "profile"))
+			continue;	/* the params of a job without it stay as they were */
 		if (kv_key(j, k, f, sw, def))
 			return -1;
 	}
@@ -780,6 +782,7 @@ struct common {
 	int		counters;
 	int		counting;
 	double		count_duration;
+	int		profile;
 	int		estimator;
 	long		peer_cpu;
 };
@@ -1075,6 +1078,12 @@ const struct pb_key pb_common_keys[] = {
 		  " 0: a tenth of duration, at least 0.2 s and at most duration"
 		  " (with loops: a tenth of loops)",
 	  .off = offsetof(struct common, count_duration) },
+	{ .name = "profile", .type = PB_T_ENUM, .def = "off", PB_NO_RANGE,
+	  .choices = "off|on",
+	  .help = "on: after the metric's windows and the counter passes, one window"
+		  " sampling each role's tasks (call chains, kernel and user), stored as"
+		  " folded stacks per role",
+	  .off = offsetof(struct common, profile) },
 	{ .name = "estimator", .type = PB_T_ENUM, .def = "mean", PB_NO_RANGE,
 	  .choices = "median|trimmed|mean|p50",
 	  .help = "a repeat's value from its slices: median of the slice rates, 10 % trimmed"
@@ -1163,6 +1172,7 @@ static int parse_common(struct pb_job *j, struct common *cm, char *err, size_t l
 	j->counters_cpu = cm->counters;
 	j->counting_inline = cm->counting == 1;
 	j->count_duration = cm->count_duration;
+	j->profile = cm->profile == 1;
 	j->estimator = cm->estimator;
 	j->peer_cpu = (int)cm->peer_cpu;		/* 0 when not given */
 	return 0;

@@ -62,6 +62,7 @@ struct pb_job {
 	int			counters_cpu;		/* counters=cpu */
 	bool			counting_inline;	/* counting=inline */
 	double			count_duration;		/* s per counter window, 0: automatic */
+	bool			profile;		/* profile=on: the profile pass */
 	int			estimator;		/* enum pb_estimator */
 	int			peer_cpu;		/* peer_cpu=, the server role's CPU there (0) */
 	double			pct[PB_MAX_PCT];	/* percentiles=, ascending, each in (0, 100) */

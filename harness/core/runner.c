@@ -23,6 +23,7 @@
 
 #include "sys/others.h"
 #include "core/plan.h"
+#include "core/profile.h"
 #include "core/roles.h"
 #include "core/runner.h"
 #include "stats/robust.h"
@@ -57,6 +58,7 @@ struct shm_hdr {
 	struct pb_probe		after[PB_MAX_CLOCKS];	/* roles stopped, counters open */
 	double			win_expect_s;	/* one window, once the warm-up says */
 	double			count_expect_s;	/* one counter pass window (separate) */
+	double			prof_expect_s;	/* the profile pass's window, or 0 */
 	int			windows_begun;
 	int			has_peer;
 	struct pb_peer_info	peer;
@@ -98,7 +100,7 @@ struct shm_win {
 };
 
 struct layout {
-	size_t	tasks, slots, wins, slices, task_ops, counts, hist, size;
+	size_t	tasks, slots, wins, slices, task_ops, counts, hist, prof, size;
 };
 
 /* Everything the job process needs; copied into it by fork. */
@@ -153,6 +155,9 @@ static void layout_compute(struct job_ctx *x, bool latency)
 	if (latency)
 		off = ALIGN64(off + (size_t)x->nr_tasks * x->nr_wins *
 			      sizeof(struct pb_hist));
+	l->prof = off;
+	if (x->job->profile)
+		off = ALIGN64(off + sizeof(struct pb_profile));
 	l->size = off;
 }
 
@@ -191,6 +196,11 @@ static struct pb_count *counts_of(const struct job_ctx *x, int w, int g)
 {
 	return (struct pb_count *)(x->shm + x->lay.counts) +
 	       ((size_t)w * x->nr_groups + g) * PB_MAX_EVENTS;
+}
+
+static struct pb_profile *prof_of(const struct job_ctx *x)
+{
+	return x->job->profile ? (struct pb_profile *)(x->shm + x->lay.prof) : NULL;
 }
 
 static struct pb_hist *hist_of(const struct job_ctx *x, int task, int w)
@@ -442,6 +452,17 @@ static bool is_primary(const struct job_ctx *x, int i)
 	return x->bench->primary_role < 0 || task_of(x, i)->t.role == x->bench->primary_role;
 }
 
+/* The primary role's ops among per-task ops[] (sample_ops()'s). */
+static uint64_t primary_sum(const struct job_ctx *x, const uint64_t *ops)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < x->nr_tasks; i++)
+		if (is_primary(x, i))
+			sum += ops[i];
+	return sum;
+}
+
 /* Per task ops; aux summed over the tasks, busy time over the primary role's. */
 static void sample_ops(const struct job_ctx *x, uint64_t *ops, uint64_t *aux,
 		       uint64_t *busy)
@@ -672,7 +693,12 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 
 		read_groups(x, g, start);
 		sample_ops(x, ops0, aux0, &busy0);
-		uint64_t p0 = primary_ops(x);
+		/*
+		 * The window's ops from the same reads as each task's: read
+		 * apart, a job process preempted between them (a hog beside
+		 * it) made one worker's rate 0.8 % off the job's
+		 */
+		uint64_t p0 = primary_sum(x, ops0);
 
 		t0 = pb_mono_s();
 		win->start = t0 - hdr_of(x)->gate_t;
@@ -681,7 +707,7 @@ static int run_windows(struct job_ctx *x, struct role_arg *ra, int pass,
 			goto out;	/* the window in flight is not kept */
 		t1 = pb_mono_s();
 		sample_ops(x, task_ops_of(x, w), aux1, &busy1);
-		win->ops = primary_ops(x) - p0;
+		win->ops = primary_sum(x, task_ops_of(x, w)) - p0;
 		read_groups(x, g, counts_of(x, w, 0));
 		set_window(x, -1);
 		win->elapsed = t1 - t0;
@@ -963,6 +989,49 @@ static int count_passes(struct job_ctx *x, struct role_arg *ra, int w, double ra
 	return e;
 }
 
+static int prof_nap(void *arg, double s)
+{
+	return nap(arg, s, "the profile pass");
+}
+
+/* The profile pass's window: the counter window's length, at least PB_PROF_MIN_S. */
+static double prof_window_s(const struct job_ctx *x, double rate)
+{
+	long ops;
+	double s = pb_job_count_window(x->job, &ops);
+
+	if (ops)
+		s = rate > 0 ? ops / rate : 1;
+	return s > PB_PROF_MIN_S ? s : PB_PROF_MIN_S;
+}
+
+/*
+ * profile=on: every role task sampled for one window, after all the
+ * others; the run for pb_profile_fold() once the roles have stopped.
+ */
+static struct pb_prof_run *profile_pass(struct job_ctx *x, struct role_arg *ra, double rate)
+{
+	struct pb_prof_task *t = calloc(x->nr_tasks, sizeof(*t));
+	int nr_roles = x->bench->roles[1] && !x->peer_addr ? 2 : 1, rc;
+	struct pb_prof_run *run;
+
+	if (!t) {
+		job_fail(x, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < x->nr_tasks; i++) {
+		struct shm_task *st = task_of(x, i);
+
+		t[i] = (struct pb_prof_task){ .tid = st->tid, .role = st->t.role,
+			.primary = is_primary(x, i),
+			.pid = ra[i].pid > 0 ? ra[i].pid : getpid(), .ops = &slot_of(x, i)->ops };
+	}
+	run = pb_profile_sample(t, x->nr_tasks, nr_roles, prof_window_s(x, rate), prof_nap, x,
+				prof_of(x), &rc);
+	free(t);
+	return run;
+}
+
 static void job_process(struct job_ctx *x)
 {
 	const struct pb_job *j = x->job;
@@ -970,6 +1039,7 @@ static void job_process(struct job_ctx *x)
 	struct role_arg *ra = calloc(x->nr_tasks, sizeof(*ra));
 	struct pb_group **g = calloc(x->nr_groups, sizeof(*g));
 	struct span sp = { 0 };
+	struct pb_prof_run *prof = NULL;
 	double rate = 0;
 	int e;
 
@@ -1021,6 +1091,7 @@ static void job_process(struct job_ctx *x)
 
 		h->count_expect_s = !l.loops ? l.s : rate > 0 ? l.loops / rate : 0;
 	}
+	h->prof_expect_s = j->profile ? prof_window_s(x, rate) : 0;
 	__atomic_store_n(&h->windows_begun, 1, __ATOMIC_RELEASE);
 	if (x->counts_first) {	/* then the metric runs with every counter closed */
 		e = count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
@@ -1040,10 +1111,13 @@ static void job_process(struct job_ctx *x)
 	}
 	if (!x->counts_first)
 		count_passes(x, ra, x->timing_pass ? j->repeats : 0, rate, g, &sp);
+	if (j->profile && !h->failed)
+		prof = profile_pass(x, ra, rate);
 windows_done:
 	stop_roles(x, ra);
 	probe_clocks(x, h->after);	/* the roles gone, the counters open (not counts_first) */
 	close_groups(x, g);
+	pb_profile_fold(prof, prof_of(x));	/* the CPUs are the job process's now */
 	goto out;
 stop:
 	stop_roles(x, ra);
@@ -1085,7 +1159,25 @@ static void fill_tasks(struct job_ctx *x, const int *cpus)
 	}
 }
 
-/* What the job should take: warm-up, the metric's windows, the counter passes. */
+/*
+ * The profile pass (profile=on), as planned: its window, 1 s with loops=
+ * (the warm-up's rate sets it), and a second to name and fold; else 0.
+ */
+#define PROF_FOLD_S	1.0
+
+static double prof_planned_s(const struct pb_job *j)
+{
+	long ops;
+	double s = pb_job_count_window(j, &ops);
+
+	if (!j->profile)
+		return 0;
+	if (ops)
+		s = 1;
+	return (s > PB_PROF_MIN_S ? s : PB_PROF_MIN_S) + PROF_FOLD_S;
+}
+
+/* What the job should take: warm-up, the metric's windows, the counter passes, the profile. */
 static double expected_s(const struct job_ctx *x, int passes)
 {
 	const struct pb_job *j = x->job;
@@ -1098,7 +1190,7 @@ static double expected_s(const struct job_ctx *x, int passes)
 			count = 30;
 	}
 	return j->warmup + x->timing_pass * j->repeats * per +
-	       !x->counts_first * passes * x->count_wins * count + 1;
+	       !x->counts_first * passes * x->count_wins * count + 1 + prof_planned_s(j);
 }
 
 /*
@@ -1121,8 +1213,8 @@ static double watchdog_limit(const struct job_ctx *x, int begun, int done)
 		return x->limit_s;
 	if (!begun)
 		return 3 * j->warmup + 10 + per_task;
-	if (done >= x->nr_wins)
-		return 10 + per_task;
+	if (done >= x->nr_wins)	/* stopping; after the profile pass, if any */
+		return 10 + per_task + 3 * hdr_of(x)->prof_expect_s;
 	return 3 * (w > 0 ? w : 30) + 10;
 }
 
@@ -1391,6 +1483,11 @@ static void collect(struct job_ctx *x, struct pb_result *r)
 	r->has_peer = hdr_of(x)->has_peer;
 	r->peer = hdr_of(x)->peer;
 	r->peer_ops = hdr_of(x)->peer_ops;
+	if (prof_of(x)) {
+		r->profile = malloc(sizeof(*r->profile));
+		if (r->profile)
+			*r->profile = *prof_of(x);
+	}
 	for (int k = 0; k < x->nr_groups; k++) {
 		if (x->job->counters_cpu)
 			snprintf(r->group_names[k], 32, "cpu%d", x->group_cpu[k]);
@@ -1450,7 +1547,8 @@ double pb_job_expected_s(const struct pb_job *j, const struct pb_evlist *evl)
 	}
 	if (pb_job_counts_first(j, evl))
 		passes = 0;	/* in the warm-up */
-	return j->warmup + timing * j->repeats * per + passes * (timing ? 1 : j->repeats) * count;
+	return j->warmup + timing * j->repeats * per + passes * (timing ? 1 : j->repeats) * count +
+	       prof_planned_s(j);
 }
 
 bool pb_job_counts_first(const struct pb_job *j, const struct pb_evlist *evl)
@@ -1720,6 +1818,7 @@ void pb_result_free(struct pb_result *r)
 	free(r->tasks);
 	free(r->group_names);
 	free(r->clocks);
+	free(r->profile);
 	pb_anomalies_free(&r->anomalies);
 	memset(r, 0, sizeof(*r));
 }

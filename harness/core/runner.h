@@ -35,6 +35,7 @@
 #include "checks/clockcheck.h"
 #include "core/jobfile.h"
 #include "core/plan.h"
+#include "core/profile.h"
 #include "sys/probe.h"
 #include "core/remote.h"
 #include "stats/stats.h"
@@ -115,6 +116,7 @@ struct pb_result {
 	bool			has_peer;	/* the peer answered READY */
 	struct pb_peer_info	peer;
 	uint64_t		peer_ops;	/* replies the peer's server roles sent */
+	struct pb_profile	*profile;	/* profile=on (done: its window ran), or NULL */
 };
 
 /* A stop requested by the user (SIGINT/SIGTERM): kill the running job. */

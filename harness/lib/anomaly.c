@@ -30,7 +30,7 @@ const struct pb_anomaly_kind_info pb_anomaly_kinds[PB_AN_NR] = {
 	K(PB_AN_COUNTER_CLOCK_MISMATCH, "counter-clock-mismatch", "C", PB_SEV_ERROR,
 	  "cycles / task-clock disagrees with the probe by more than 5 %: the counts are wrong, not the clock"),
 	K(PB_AN_OBSERVER_EFFECT, "observer-effect", "O", PB_SEV_WARN,
-	  "a fixed getppid() loop took more than 5 % (20 % on a virtual machine) more of its own CPU time at the end of the run than at its start, and every re-timing agrees: measuring changed the machine"),
+	  "a fixed getppid() loop took more than 5 % (20 % on a virtual machine) more of its own CPU time at the end of the run than at its start, and so does every re-timing, every 0.25 s for up to 5 s: measuring changed the machine; only a warning when other tasks kept the machine half a CPU busy or more meanwhile (their load may be the cause)"),
 	K(PB_AN_NOISY_NEIGHBOR, "noisy-neighbor", "N", PB_SEV_WARN,
 	  "other tasks ran more than 5 % of the job's CPUs' time during its metric windows (warn; error above 20 %); the message names the task that ran most"),
 	K(PB_AN_NOISY, "noisy", "V", PB_SEV_WARN,

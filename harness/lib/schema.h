@@ -3,7 +3,8 @@
  * schema.h - the names and versions of every machine-readable output:
  * the result file (written by result.c, required by compare_load.c),
  * compare's, doctor's (machine and perf stat), topo's and list's JSON,
- * calibrate's noise profile (report/noise.c).
+ * calibrate's noise profile (report/noise.c), a campaign's state
+ * (report/campaign_state.c).
  * Their one definition; schemas/<name>-<version>.schema.json describes
  * each.  A version only adds fields; removing or changing one is a new
  * version.
@@ -18,5 +19,6 @@
 #define PB_SCHEMA_TOPO		"pinbench-topo/1"
 #define PB_SCHEMA_LIST		"pinbench-list/1"
 #define PB_SCHEMA_NOISE		"pinbench-noise/1"
+#define PB_SCHEMA_CAMPAIGN	"pinbench-campaign/1"
 
 #endif

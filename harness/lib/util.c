@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "lib/util.h"
 
 int pb_verrf(char *err, size_t len, int e, const char *fmt, va_list ap)
@@ -171,6 +172,13 @@ void *pb_grow(void *p, int nr, int *cap, size_t size)
 	return np;
 }
 
+int pb_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 const char *pb_wrap_at(const char *s, int room)
 {
 	const char *p, *brk = NULL;
@@ -247,4 +255,35 @@ int pb_parse_long(const char *s, long min, long max, long *v)
 		return PB_NUM_RANGE;
 	*v = x;
 	return 0;
+}
+
+/* A tick count and the ns it was read at, between two ns reads at most 2 µs apart. */
+static void ticks_stamp(uint64_t *tick, double *ns)
+{
+	double a = 0, b = 0;
+
+	for (int tries = 0; tries < 16; tries++) {
+		a = pb_raw_ns();
+		*tick = pb_ticks();
+		b = pb_raw_ns();
+		if (b - a < 2000)
+			break;
+	}
+	*ns = (a + b) / 2;
+}
+
+double pb_ticks_per_ns(void)
+{
+	static double rate;	/* a race between threads stores the same */
+	uint64_t k0, k1;
+	double t0, t1;
+
+	if (rate)
+		return rate;
+	ticks_stamp(&k0, &t0);
+	while (pb_raw_ns() < t0 + 5e6)
+		;
+	ticks_stamp(&k1, &t1);
+	rate = k1 > k0 && t1 > t0 ? (k1 - k0) / (t1 - t0) : 1;
+	return rate;
 }

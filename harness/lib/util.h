@@ -59,6 +59,9 @@ int pb_label_check(const char *label, char *err, size_t len);
  */
 void *pb_grow(void *p, int nr, int *cap, size_t size);
 
+/* qsort()'s comparison of two doubles, ascending (NaN equal to all). */
+int pb_cmp_double(const void *a, const void *b);
+
 /*
  * Where the first line of s at most room characters (UTF-8 code points)
  * wide ends when wrapped at spaces: a space of s, or NULL when all of s

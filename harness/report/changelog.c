@@ -49,6 +49,11 @@ static void wrap(FILE *f, const char *s, const char *first, const char *rest, in
 	fputc('\n', f);
 }
 
+void pb_changelog_wrap(FILE *f, const char *s, const char *first, const char *rest, int width)
+{
+	wrap(f, s, first, rest, width);
+}
+
 /* What cell `cur` of t says against `base`; false when either has no values. */
 static bool judge(const struct pb_cmp *c, const struct pb_table *t,
 		  const struct pb_changelog *o, struct pb_eval *e)
@@ -697,13 +702,61 @@ static void text_env(const struct pb_cmp *c, bool md, FILE *f)
 }
 
 /* How a change is tested, and what significant means. */
+/*
+ * The level the new side's verdicts rest on, said for every tested cell
+ * (a changed cell says it beside its change; an inconclusive or
+ * unchanged one otherwise would not): "Judged: 2 cells at the boot
+ * level (2 boots a side or more); 1 within one boot a side."
+ */
+static void levels_said(struct pb_cmp *c, const struct pb_changelog *o, char *buf, size_t len)
+{
+	int boot = 0, widened = 0, within = 0, least = 0;
+	size_t n;
+
+	for (int i = 0; i < c->nr_tables; i++) {
+		const struct pb_table *t = &c->t[i];
+		const struct pb_cell *cell = pb_cmp_cell(t, o->cur);
+		struct pb_eval e;
+		int b;
+
+		if (!cell)
+			continue;
+		pb_cmp_eval(t, cell, pb_cmp_base(c, t, o->base), o->cmp->min_change, &e);
+		if (!e.test || e.not_judged[0])
+			continue;
+		b = e.lv.boots < e.base_lv.boots ? e.lv.boots : e.base_lv.boots;
+		if (e.within)
+			within++;
+		else if (e.widened)
+			widened++;
+		else if (boot++ == 0 || b < least)
+			least = b;
+	}
+	buf[0] = 0;
+	if (!boot && !widened && !within)
+		return;
+	n = snprintf(buf, len, " Judged:");
+	if (boot && n < len)
+		n += snprintf(buf + n, len - n, " %d cell%s at the boot level (%d boots a side or "
+			      "more)%s", boot, boot == 1 ? "" : "s", least,
+			      widened || within ? ";" : ".");
+	if (widened && n < len)
+		n += snprintf(buf + n, len - n, " %d at the boot level by the noise profile's "
+			      "variation between boots%s", widened, within ? ";" : ".");
+	if (within && n < len)
+		snprintf(buf + n, len - n, " %d within one boot a side (a kernel is replicated "
+			 "only by booting it again: boot each twice or more, or give a noise "
+			 "profile).", within);
+}
+
 static void method(struct pb_cmp *c, const struct pb_changelog *o, bool md, FILE *f)
 {
 	int rank, welch;
-	char text[1024];
+	char text[1024], lv[400];
 
 	pb_cmp_count_tests(c, o->base, &rank, &welch);
-	snprintf(text, sizeof(text), "Change: %s; %s; significant below 0.05 and beyond %.2g %%.",
+	levels_said(c, o, lv, sizeof(lv));
+	snprintf(text, sizeof(text), "Change: %s; %s; significant below 0.05 and beyond %.2g %%.%s",
 		 rank && welch ? "with 5 or more runs a side, the Hodges-Lehmann ratio (the "
 		 "median of the ratios of every pair of runs) with its 95 % interval (Moses), "
 		 "tested by Mann-Whitney; with fewer, the ratio of the means with its 95 % "
@@ -712,7 +765,7 @@ static void method(struct pb_cmp *c, const struct pb_changelog *o, bool md, FILE
 		 "(Moses), tested by Mann-Whitney" : "the ratio of the means with its 95 % "
 		 "interval (Fieller), tested by Welch's t-test",
 		 o->cmp->no_correction ? "p: the test's p, cell by cell" :
-		 "q: p adjusted over the report (Benjamini-Hochberg)", o->cmp->min_change);
+		 "q: p adjusted over the report (Benjamini-Hochberg)", o->cmp->min_change, lv);
 	if (md)
 		fprintf(f, "\n%s\n\n", text);
 	else {
@@ -744,6 +797,7 @@ int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, 
 	fputs(md ? "## Verdict\n\n" : "Verdict:\n", f);
 	regressions = pb_changelog_verdicts(c, o, md, f);
 	method(c, o, md, f);
+	pb_changelog_profiles(c, o, md, f);
 	text_env(c, md, f);
 	text_anomalies(c, o, md, f);
 	if (md && o->png)

@@ -23,6 +23,7 @@ struct pb_changelog {
 	const struct pb_cmp_opts *cmp;		/* min_change, no_correction */
 	const char		*png, *svg;	/* plot files beside the report, or NULL */
 	const char		*noise;		/* the noise profile used or refused, or NULL */
+	bool			flames;		/* pb_changelog_flames' SVGs are beside */
 };
 
 /*
@@ -31,5 +32,24 @@ struct pb_changelog {
  */
 int pb_changelog_write(struct pb_cmp *c, const struct pb_changelog *o, bool md, FILE *f,
 		       char *err, size_t len);
+
+/* Print s wrapped between words at width, the first line after first, the rest after rest. */
+void pb_changelog_wrap(FILE *f, const char *s, const char *first, const char *rest, int width);
+
+/*
+ * "Where the change went" (changelog_prof.c): for each significant cell
+ * both of whose sides carry profiles, per role its change per op and the
+ * functions whose own time per op changed most; nothing when none has.
+ * pb_cmp_adjust() must have run.
+ */
+void pb_changelog_profiles(const struct pb_cmp *c, const struct pb_changelog *o, bool md,
+			   FILE *f);
+/*
+ * The differential flame graph of each (cell, role) that section explains,
+ * handed to put with its file name ("flame-JOB-PLACEMENT-ROLE.svg"): 0, -1
+ * out of memory, or put's non-zero.
+ */
+int pb_changelog_flames(struct pb_cmp *c, const struct pb_changelog *o,
+			int (*put)(const char *name, const char *svg, void *ctx), void *ctx);
 
 #endif

@@ -104,7 +104,34 @@ struct pb_cell {
 	double			lat_w;
 	bool			adjusted;	/* p_adj set by pb_cmp_adjust() */
 	double			p_adj;
+	/*
+	 * The profile passes of its runs (compare_prof.c), or NULL:
+	 * {"runs", "event", "roles": {ROLE: {FUNCTION: [own ns/op summed over
+	 * the runs, its Poisson variance summed]}}, "stacks": {ROLE: {STACK:
+	 * its ns/op summed over the runs}}}
+	 */
+	json_t			*prof;
 };
+
+/* A function's own time per op on both sides of a cell: base -> cur, ns. */
+struct pb_prof_row {
+	char	fn[128];
+	double	base, cur, change, err;	/* err: the change's sampling error */
+};
+
+/* Add a result's job's profile (profile=on) to its cell: 0, or -1. */
+int pb_cmp_add_profile(struct pb_cell *cell, json_t *job);
+/* The i-th role the cell's profiles name, or NULL. */
+const char *pb_cmp_prof_role(const struct pb_cell *cell, int i);
+/*
+ * The n functions of role whose own time per op changed most from base
+ * to cell (the union of both sides; a function missing on one side is 0
+ * there), into rows; total gets the role's sum.  Returns how many.
+ */
+int pb_cmp_prof_top(const struct pb_cell *base, const struct pb_cell *cell, const char *role,
+		    struct pb_prof_row *rows, int n, struct pb_prof_row *total);
+/* Role's folded stacks as {STACK: mean ns/op over the runs} (new, the caller's), or NULL. */
+json_t *pb_cmp_prof_stacks(const struct pb_cell *cell, const char *role);
 
 /* One job x placement: one table of the report. */
 struct pb_table {
@@ -229,6 +256,8 @@ struct pb_eval {
 	char			not_judged[80];
 };
 
+/* The kind of cell's first error finding (its own, or run-wide), or NULL. */
+const char *pb_cmp_error_kind(const struct pb_cell *cell);
 /*
  * Does e count as a regression (exit codes, nightly, export): significant at
  * the boot level, and judged (no error finding on either side).
@@ -274,6 +303,8 @@ struct pb_cmp_opts {
 	const char		*baseline;	/* NULL: the first row */
 	double			min_change;	/* percent */
 	bool			no_correction;	/* plain per-cell p < 0.05 */
+	bool			all_profiles;	/* where every cell's change went, not
+						 * only the significant ones' */
 	enum pb_cmp_test	test;		/* for the caller to set the pb_cmp's
 						 * test before loading (the tables keep it) */
 	const char		*allow_different; /* keys that may differ, "a,b", or NULL */
@@ -360,9 +391,20 @@ void pb_cmp_adjust(struct pb_cmp *c, int base_group, bool correct);
 void pb_cmp_eval(const struct pb_table *t, const struct pb_cell *cell,
 		 const struct pb_cell *base, double min_change, struct pb_eval *e);
 /*
+ * e's 95 % interval of the change with digits decimals: "[+3.1, +7.3]";
+ * an end that is infinite or below -100 % (Fieller's, of a ratio whose
+ * means the data do not bound away from 0) is "unbounded": "[-100.0,
+ * unbounded]", "[unbounded, +246.0]", "[unbounded]"; "" when untested.
+ * Every text that gives the interval says it through this.
+ */
+void pb_cmp_ci_words(const struct pb_eval *e, int digits, char *buf, size_t len);
+/* Is an end of e's interval unbounded (as pb_cmp_ci_words says)? */
+bool pb_cmp_ci_unbounded_lo(const struct pb_eval *e);
+bool pb_cmp_ci_unbounded_hi(const struct pb_eval *e);
+/*
  * e's change in words for a message: "+5.20 % [+3.10, +7.30], q=0.003"
  * ("p=" with no_correction; "q < 0.001"; the interval left out when
- * untestable, "+inf" when unbounded).
+ * untestable, pb_cmp_ci_words).
  */
 void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len);
 /* How many cells are tested by ranks and how many by Welch (for a legend). */

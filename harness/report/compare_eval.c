@@ -313,8 +313,7 @@ static void eval_levels(const struct pb_table *t, const struct judged *j, struct
 					   j->lb.boots) * 100.0;
 }
 
-/* The kind of cell's first error finding (its own, or run-wide), or NULL. */
-static const char *error_kind(const struct pb_cell *cell)
+const char *pb_cmp_error_kind(const struct pb_cell *cell)
 {
 	for (int i = 0; cell && i < cell->nr_marks; i++)
 		if (!strcmp(cell->marks[i].severity, "error"))
@@ -326,7 +325,7 @@ static const char *error_kind(const struct pb_cell *cell)
 static bool not_judged(const struct pb_cell *cell, const struct pb_cell *base,
 		       struct pb_eval *e)
 {
-	const char *kb = error_kind(base), *kc = error_kind(cell);
+	const char *kb = pb_cmp_error_kind(base), *kc = pb_cmp_error_kind(cell);
 
 	if (kb && kc && !strcmp(kb, kc))
 		snprintf(e->not_judged, sizeof(e->not_judged), "%s on both sides", kc);
@@ -342,13 +341,16 @@ static bool not_judged(const struct pb_cell *cell, const struct pb_cell *base,
 /*
  * A tested cell's outcome: changed when significant; no change when its
  * whole interval lies inside ±mde (the resolution, so never narrower
- * than the interval reaches); inconclusive otherwise.
+ * than the interval reaches) and is bounded (an interval reaching below
+ * -100 % or without an end bounds nothing: "no change beyond ±787 %"
+ * said more than it knew); inconclusive otherwise.
  */
 static const char *tested_outcome(const struct pb_eval *e)
 {
 	if (e->significant)
 		return "changed";
-	if (!isnan(e->mde) && e->ci_lo >= -e->mde && e->ci_hi <= e->mde)
+	if (!isnan(e->mde) && !pb_cmp_ci_unbounded_lo(e) && !pb_cmp_ci_unbounded_hi(e) &&
+	    e->ci_lo >= -e->mde && e->ci_hi <= e->mde)
 		return "no-change";
 	return "inconclusive";
 }
@@ -445,9 +447,36 @@ void pb_cmp_level_words(const struct pb_eval *e, char *buf, size_t len)
 		snprintf(buf, len, "boot level");
 }
 
+bool pb_cmp_ci_unbounded_lo(const struct pb_eval *e)
+{
+	return e->ci_lo < -100;
+}
+
+bool pb_cmp_ci_unbounded_hi(const struct pb_eval *e)
+{
+	return isinf(e->ci_hi);
+}
+
+void pb_cmp_ci_words(const struct pb_eval *e, int digits, char *buf, size_t len)
+{
+	bool lo = pb_cmp_ci_unbounded_lo(e), hi = pb_cmp_ci_unbounded_hi(e);
+
+	if (isnan(e->ci_lo) || isnan(e->ci_hi))
+		snprintf(buf, len, "%s", "");
+	else if (lo && hi)
+		snprintf(buf, len, "[unbounded]");
+	else if (lo)
+		snprintf(buf, len, "[unbounded, %+.*f]", digits, e->ci_hi);
+	else if (hi)
+		snprintf(buf, len, "[%+.*f, unbounded]", digits, e->ci_lo);
+	else
+		snprintf(buf, len, "[%+.*f, %+.*f]", digits, e->ci_lo, digits, e->ci_hi);
+}
+
 void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len)
 {
 	const char *within = e->within ? " within one boot a side" : "";
+	char ci[64];
 
 	if (!len)
 		return;
@@ -461,11 +490,10 @@ void pb_cmp_qualify(const struct pb_eval *e, char *buf, size_t len)
 			 "%.1f %%; boot each kernel twice, or run pinbench calibrate", e->tipping);
 	else if (!e->significant && !strcmp(e->outcome, "no-change"))
 		snprintf(buf, len, "no change beyond ±%.1f %%%s", e->mde, within);
-	else if (!e->significant && isinf(e->ci_hi))
-		snprintf(buf, len, "inconclusive (interval [%+.1f, +inf])%s", e->ci_lo, within);
-	else if (!e->significant)
-		snprintf(buf, len, "inconclusive (interval [%+.1f, %+.1f])%s", e->ci_lo,
-			 e->ci_hi, within);
+	else if (!e->significant) {
+		pb_cmp_ci_words(e, 1, ci, sizeof(ci));
+		snprintf(buf, len, "inconclusive (interval %s)%s", ci, within);
+	}
 	else if (!isnan(e->mde))
 		snprintf(buf, len, "resolves ±%.1f %%", e->mde);
 }
@@ -540,14 +568,11 @@ void pb_cmp_ask_between(struct pb_cmp *c, pb_between_fn fn, void *ctx)
 void pb_cmp_change_words(const struct pb_eval *e, bool no_correction, char *buf, size_t len)
 {
 	const char *k = no_correction ? "p" : "q";
+	char ci[64];
 	size_t off;
 
-	off = (size_t)snprintf(buf, len, "%+.2f %%", e->change);
-	if (off < len && !isnan(e->ci_lo) && isinf(e->ci_hi))
-		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, +inf]", e->ci_lo);
-	else if (off < len && !isnan(e->ci_lo))
-		off += (size_t)snprintf(buf + off, len - off, " [%+.2f, %+.2f]", e->ci_lo,
-					e->ci_hi);
+	pb_cmp_ci_words(e, 2, ci, sizeof(ci));
+	off = (size_t)snprintf(buf, len, "%+.2f %%%s%s", e->change, ci[0] ? " " : "", ci);
 	if (off < len && !isnan(e->p_adj))
 		snprintf(buf + off, len - off, e->p_adj < 0.001 ? ", %s < 0.001" : ", %s=%.3f",
 			 k, e->p_adj);

@@ -463,7 +463,7 @@ bool pb_cmp_free_key(const char *k)
 	static const char *const keys[] = {
 		"rounds", "percentiles", "repeats", "duration", "warmup", "loops", "timeout",
 		"events", "counters", "counting", "count_duration", "placement", "cpus", "peer",
-		"peer_cpu",
+		"peer_cpu", "profile",
 	};
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -654,7 +654,7 @@ static int add_job(struct pb_cmp *c, int group, json_t *job, int *tcap,
 		 cell->interrupted ? "interrupted" : "ok");
 	w = json_array_size(reps) ? (double)json_array_size(reps) : 1;
 	add_latency(cell, job, w);
-	return add_figures(cell, job, w);
+	return add_figures(cell, job, w) || pb_cmp_add_profile(cell, job) ? -1 : 0;
 }
 
 /*
@@ -737,17 +737,51 @@ static void clean_strings(json_t *v)
 	}
 }
 
-/* clean_strings() of root, the job file's text (config_text) keeping its lines and tabs. */
+/* o[key] as text kept with its lines and tabs (pb_text_clean) after clean_strings(). */
+struct lines_kept {
+	json_t	*o;
+	char	*s;
+};
+
+static void keep_lines(json_t *o, struct lines_kept **k, size_t *n)
+{
+	json_t *t = json_object_get(o, "folded");
+	struct lines_kept *m;
+
+	if (!json_is_string(t) || !(m = realloc(*k, (*n + 1) * sizeof(*m))))
+		return;
+	*k = m;
+	m[*n].o = o;
+	m[(*n)++].s = strdup(json_string_value(t));
+}
+
+/*
+ * clean_strings() of root, the job file's text (config_text) and the
+ * profiles' folded stacks keeping their lines and tabs.
+ */
 static void clean_config_text(json_t *root)
 {
-	json_t *t = json_object_get(root, "config_text");
+	json_t *t = json_object_get(root, "config_text"), *job, *r;
 	char *s = json_is_string(t) ? strdup(json_string_value(t)) : NULL;
+	struct lines_kept *k = NULL;
+	size_t n = 0, i, j;
 
+	json_array_foreach(json_object_get(root, "jobs"), i, job)
+		json_array_foreach(json_object_get(json_object_get(job, "profile"), "roles"), j, r)
+			keep_lines(r, &k, &n);
 	clean_strings(root);
 	if (s) {
 		pb_text_clean(s);
 		json_object_set_new(root, "config_text", json_string(s));
 	}
+	for (i = 0; i < n; i++) {
+		if (k[i].s) {
+			pb_text_clean(k[i].s);
+			json_object_set_new(k[i].o, "folded", json_string(k[i].s));
+		}
+		free(k[i].s);
+	}
+	free(k);
 	free(s);
 }
 
@@ -1092,6 +1126,7 @@ void pb_cmp_free(struct pb_cmp *c)
 			free(c->t[i].cells[j].lv);
 			free(c->t[i].cells[j].marks);
 			free(c->t[i].cells[j].figs);
+			json_decref(c->t[i].cells[j].prof);
 		}
 		free(c->t[i].cells);
 		json_decref(c->t[i].params);

@@ -261,14 +261,13 @@ static int change_dec(const struct pb_eval *e)
 	return d < 0 ? 0 : d > 2 ? 2 : d;
 }
 
-/* " [+0.9, +2.5]": the change's 95 % interval, "[-100.0, +inf]" unbounded. */
+/* " [+0.9, +2.5]": the change's 95 % interval (pb_cmp_ci_words). */
 static char *ci_text(const struct pb_eval *e, int d)
 {
-	if (isnan(e->ci_lo))
-		return strdup("");
-	if (isinf(e->ci_hi) || isinf(e->ci_lo))
-		return xprintf(" [%+.*f, +inf]", d, isinf(e->ci_lo) ? -100.0 : e->ci_lo);
-	return xprintf(" [%+.*f, %+.*f]", d, e->ci_lo, d, e->ci_hi);
+	char ci[64];
+
+	pb_cmp_ci_words(e, d, ci, sizeof(ci));
+	return xprintf("%s%s", ci[0] ? " " : "", ci);
 }
 
 static char *change_text(const struct rctx *r, const struct pb_cell *cell,
@@ -501,17 +500,36 @@ static const char *fig_unit(const char *name)
 	return NULL;
 }
 
-/*
- * About three significant digits, trailing zeros kept, the unit after:
- * 1.11, 0.890, 1234 ns, 12.3 µs (nanoseconds from 10000 on in µs, not "k ns").
- */
-static char *num_text(double x, const char *name)
+/* The grid's rows: the figures of each label's cell the baseline also has, not 0 on both. */
+static bool fig_row(const struct pb_cell *base, const struct pb_cell *cell, int k, char *name,
+		    size_t len, double *v, double *bv)
 {
-	const char *unit = fig_unit(name);
-	char buf[PB_NUM_LEN + 8];
-	double div = pb_num_time_scale(x, &unit);
+	return fig_at(cell, k, name, len, v) && fig_find(base, name, bv) && (*bv != 0 || *v != 0);
+}
 
-	return strdup(pb_num_sig(x / div, 3, unit, buf, sizeof(buf)));
+/*
+ * One form for every figure of this name in the grid, both sides: the unit
+ * (nanoseconds in µs or ms when the largest is 10000 ns or more) and three
+ * significant digits of the largest, so a column holds one unit and one
+ * precision per figure: "task-clock/op (µs)  9.9 → 12.0".
+ */
+static void fig_form(const struct rctx *r, const struct pb_table *t, const char *name,
+		     char *label, size_t len, double *div, struct pb_numfmt *nf)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group), *cell;
+	const char *unit = fig_unit(name);
+	double big = 0, v, bv;
+	char n2[96];
+
+	for (int i = 0; i < r->c->nr_groups; i++) {
+		cell = pb_cmp_cell(t, r->c->order[i]);
+		for (int k = 0; cell && cell != base && fig_at(cell, k, n2, sizeof(n2), &v); k++)
+			if (!strcmp(n2, name) && fig_row(base, cell, k, n2, sizeof(n2), &v, &bv))
+				big = fmax(big, fmax(fabs(v), fabs(bv)));
+	}
+	*div = pb_num_time_scale(big, &unit);
+	pb_numfmt_sig(nf, big / *div, 3);
+	snprintf(label, len, "%s%s%s%s", name, unit ? " (" : "", unit ? unit : "", unit ? ")" : "");
 }
 
 /*
@@ -521,8 +539,9 @@ static char *num_text(double x, const char *name)
 static void figures_grid(const struct rctx *r, const struct pb_table *t, struct grid *gr)
 {
 	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group), *cell;
-	char name[96];
-	double v, bv;
+	char name[96], label[112], buf[PB_NUM_LEN];
+	struct pb_numfmt nf;
+	double v, bv, div;
 	int i, k;
 
 	grid_col(gr, r->md ? group_head(r->c) : "", false);
@@ -538,20 +557,31 @@ static void figures_grid(const struct rctx *r, const struct pb_table *t, struct 
 		for (k = 0; fig_at(cell, k, name, sizeof(name), &v); k++) {
 			char **row;
 
-			if (!fig_find(base, name, &bv) || (bv == 0 && v == 0) ||
+			if (!fig_row(base, cell, k, name, sizeof(name), &v, &bv) ||
 			    !(row = grid_row(gr)))
 				continue;
+			fig_form(r, t, name, label, sizeof(label), &div, &nf);
 			row[0] = strdup(r->c->groups[cell->group]);
-			row[1] = strdup(name);
-			row[2] = num_text(bv, name);
+			row[1] = strdup(label);
+			row[2] = strdup(pb_numfmt_str(&nf, bv / div, NULL, buf, sizeof(buf)));
 			row[3] = strdup("→");
-			row[4] = num_text(v, name);
+			row[4] = strdup(pb_numfmt_str(&nf, v / div, NULL, buf, sizeof(buf)));
 			row[5] = bv != 0 ? pct_text((v - bv) / fabs(bv) * 100) : strdup("—");
 		}
 	}
 }
 
 static void put_line(const struct rctx *r, const char *s);
+
+/* A heading line, then the grid. */
+static void print_section(const struct rctx *r, const char *line, const struct grid *gr)
+{
+	put_line(r, line);
+	if (r->md)
+		grid_print_md(r->f, gr);
+	else
+		grid_print_text(r->f, gr);
+}
 
 static void print_figures(const struct rctx *r, const struct pb_table *t)
 {
@@ -564,11 +594,94 @@ static void print_figures(const struct rctx *r, const struct pb_table *t)
 
 		snprintf(line, sizeof(line), "\nPer-op counters against %s:%s",
 			 r->c->groups[base->group], r->md ? "\n" : "");
-		put_line(r, line);
-		if (r->md)
-			grid_print_md(r->f, &gr);
-		else
-			grid_print_text(r->f, &gr);
+		print_section(r, line, &gr);
+	}
+	grid_free(&gr);
+}
+
+/* ---- where a change went: the profile passes ---- */
+
+#define PROF_TOP	5	/* functions per role */
+
+static char *ns_text(double ns, bool sign)
+{
+	const char *fmt = fabs(ns) >= 1000 ? (sign ? "%+.2f µs" : "%.2f µs") :
+			  (sign ? "%+.0f ns" : "%.0f ns");
+
+	return xprintf(fmt, fabs(ns) >= 1000 ? ns / 1e3 : ns);
+}
+
+static void prof_row(const struct rctx *r, struct grid *gr, const struct pb_cell *cell,
+		     const char *role, const struct pb_prof_row *p)
+{
+	char **row = grid_row(gr);
+	char *chg, *err;
+
+	if (!row)
+		return;
+	chg = ns_text(p->change, true);
+	err = ns_text(p->err, false);
+	row[0] = strdup(r->c->groups[cell->group]);
+	row[1] = strdup(role);
+	row[2] = strdup(p->fn);
+	row[3] = ns_text(p->base, false);
+	row[4] = strdup("→");
+	row[5] = ns_text(p->cur, false);
+	row[6] = xprintf("%s ± %s", chg, err);
+	free(chg);
+	free(err);
+}
+
+/* A significant cell with profiles on both sides: its roles' top changes. */
+static void prof_cell(const struct rctx *r, const struct pb_table *t,
+		      const struct pb_cell *base, const struct pb_cell *cell, struct grid *gr)
+{
+	struct pb_prof_row rows[PROF_TOP], total;
+	struct pb_eval e;
+	const char *role;
+
+	if (!cell->prof || !base->prof)
+		return;
+	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
+	if (!e.significant && !r->o->all_profiles)
+		return;
+	for (int i = 0; (role = pb_cmp_prof_role(base, i)); i++) {
+		int n = pb_cmp_prof_top(base, cell, role, rows, PROF_TOP, &total);
+
+		if (!n)
+			continue;
+		snprintf(total.fn, sizeof(total.fn), "(all)");
+		prof_row(r, gr, cell, role, &total);
+		for (int k = 0; k < n; k++)
+			prof_row(r, gr, cell, role, &rows[k]);
+	}
+}
+
+static void print_profiles(const struct rctx *r, const struct pb_table *t)
+{
+	const struct pb_cell *base = pb_cmp_base(r->c, t, r->base_group);
+	const char *heads[] = { "", "Role", "Own time per op", "base", "", "", "Change" };
+	const char *event;
+	struct grid gr = { 0 };
+	char line[400];
+
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		grid_col(&gr, i || !r->md ? heads[i] : group_head(r->c), i >= 3 && i != 4);
+	for (int i = 0; base && i < r->c->nr_groups; i++) {
+		const struct pb_cell *cell = pb_cmp_cell(t, r->c->order[i]);
+
+		if (cell && cell != base && cell->n)
+			prof_cell(r, t, base, cell, &gr);
+	}
+	if (gr.nrows) {
+		event = json_string_value(json_object_get(base->prof, "event"));
+		snprintf(line, sizeof(line), "\nWhere the change went, against %s "
+			 "(profile pass, %s; the functions whose own time per op changed most, ± the sampling error "
+			 "of the counts)%s%s", r->c->groups[base->group], event ? event : "?",
+			 event && !strcmp(event, "cpu-clock") ? ": cpu-clock is a software "
+			 "event, time with interrupts off is charged where they are enabled "
+			 "again" : "", r->md ? "\n" : "");
+		print_section(r, line, &gr);
 	}
 	grid_free(&gr);
 }
@@ -636,12 +749,13 @@ static bool print_empty(const struct rctx *r, const struct pb_table *t, const ch
 static void print_within(const struct rctx *r, const char *item, const char *group,
 			 const struct pb_eval *e, char *q)
 {
-	char *advice = r->md ? NULL : strstr(q, "; holds if");
+	char *advice = r->md ? NULL : strstr(q, "; holds if"), ci[64];
 
 	if (advice)
 		*advice = 0;
-	fprintf(r->f, "%s%s: %+.1f %% [%+.1f, %+.1f] %s%s\n", item, group, e->change, e->ci_lo,
-		e->ci_hi, q, advice ? ";" : "");
+	pb_cmp_ci_words(e, 1, ci, sizeof(ci));
+	fprintf(r->f, "%s%s: %+.1f %% %s %s%s\n", item, group, e->change, ci, q,
+		advice ? ";" : "");
 	if (advice)
 		fprintf(r->f, "  %s\n", advice + 2);
 }
@@ -697,6 +811,7 @@ static void print_table(struct rctx *r, const struct pb_table *t)
 	grid_free(&gr);
 	print_levels(r, t);
 	print_figures(r, t);
+	print_profiles(r, t);
 	print_legend(r, t);
 	fputc('\n', r->f);
 }

@@ -546,9 +546,10 @@ static void tonight_text(const struct judged *j, char *buf, size_t len)
 
 static void verdict_text(const struct judged *j, char *buf, size_t len)
 {
-	char q[300];
+	char q[300], ci[64];
 
 	pb_cmp_qualify(&j->e, q, sizeof(q));
+	pb_cmp_ci_words(&j->e, 1, ci, sizeof(ci));
 	if (!j->e.has_base && j->aa_before)
 		snprintf(buf, len, "A/A vs %d earlier run%s of this kernel: %+.1f %%: %s",
 			 j->aa_before, plural(j->aa_before), j->aa_change,
@@ -560,8 +561,8 @@ static void verdict_text(const struct judged *j, char *buf, size_t len)
 	else if (j->e.not_judged[0])	/* said, never a regression */
 		snprintf(buf, len, "%+.1f %%: %s", j->e.change, q);
 	else if (j->e.significant && j->e.within)
-		snprintf(buf, len, "%+.1f %% [%+.1f, %+.1f]: changed within its boot, "
-			 "not a regression: %s", j->e.change, j->e.ci_lo, j->e.ci_hi, q);
+		snprintf(buf, len, "%+.1f %% %s: changed within its boot, "
+			 "not a regression: %s", j->e.change, ci, q);
 	else if (j->e.significant)
 		snprintf(buf, len, "%+.1f %%: %s at the boot level%s, %s", j->e.change,
 			 j->e.verdict, j->e.widened ? " (A/A noise)" : "", q);

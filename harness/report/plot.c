@@ -57,7 +57,8 @@ struct plotter {
 struct extent {
 	double	lo, hi;
 	double	pos_lo;		/* the lowest bound above 0, for a log axis */
-	bool	any, any_pos;
+	double	mean_lo, mean_hi;	/* the means drawn: a log axis by their span */
+	bool	any, any_pos, any_mean;
 };
 
 /*
@@ -139,6 +140,23 @@ static void extent_add(struct extent *x, double lo, double hi)
 		x->pos_lo = x->any_pos && x->pos_lo < lo ? x->pos_lo : lo;
 		x->any_pos = true;
 	}
+}
+
+/*
+ * A mean drawn: the means' span picks a log axis, whatever the intervals
+ * (an interval of three runs reaching below 0 must not squash a 4 µs
+ * same-cpu mean onto the axis beside a 150 µs cross-CPU one).
+ */
+static void extent_mean(struct extent *x, double m)
+{
+	if (!isfinite(m) || m <= 0)
+		return;
+	x->mean_lo = x->any_mean && x->mean_lo < m ? x->mean_lo : m;
+	x->mean_hi = x->any_mean && x->mean_hi > m ? x->mean_hi : m;
+	x->any_mean = true;
+	if (!x->any_pos || m < x->pos_lo)
+		x->pos_lo = m;
+	x->any_pos = true;
 }
 
 /*
@@ -407,6 +425,7 @@ static bool means_series(struct plotter *p, const struct pb_table *t, double dx,
 		fprintf(p->dat, "%.6g %.10g %.10g %.10g\n", i + dx, e.s.mean, e.s.ci_lo,
 			bar_hi(&e));
 		extent_add(ext, e.s.ci_lo, isfinite(e.s.ci_hi) ? e.s.ci_hi : e.s.mean);
+		extent_mean(ext, e.s.mean);
 		ring_mark(p, cell, i + dx, e.s.mean, marked);
 	}
 	if (head)
@@ -432,8 +451,9 @@ static void log_axis(struct plotter *p, const struct extent *x, int entries, boo
 static int forest_count(struct plotter *p, int ti);
 
 /*
- * A job's means: linear y, or log y when its values span LOG_RATIO and
- * more (9 µs same-cpu beside 250 µs cross-socket).  true when drawn.
+ * A job's means: linear y, or log y when its means span LOG_RATIO and
+ * more (9 µs same-cpu beside 250 µs cross-socket); an interval reaching 0
+ * then stops at the axis' foot.  true when drawn.
  */
 static bool means_panel(struct plotter *p, int ti)
 {
@@ -459,7 +479,7 @@ static bool means_panel(struct plotter *p, int ti)
 	if (forest_count(p, ti))	/* a forest beside it: the pair on a row */
 		row_start(p);
 	label_tics(p);
-	logy = ext.any_pos && ext.lo > 0 && ext.hi / ext.pos_lo >= LOG_RATIO;
+	logy = ext.any_mean && ext.mean_hi / ext.mean_lo >= LOG_RATIO;
 	if (logy)
 		log_axis(p, &ext, n + marked + 1, true);
 	else
@@ -540,7 +560,11 @@ static double forest_end(double v, double change, double lo, double hi)
 	return isnan(v) ? change : v < lo ? lo : v > hi ? hi : v;
 }
 
-/* The x axis of a forest: 0, every change and finite bound, a little room. */
+/*
+ * The x axis of a forest: 0, every change and bound, a little room; an
+ * unbounded end (pb_cmp_ci_words: infinite, or below -100 %) is left out,
+ * its bar clipped at the axis under an arrow.
+ */
 static void forest_range(const struct frow *rows, int n, double *lo, double *hi)
 {
 	double span;
@@ -549,7 +573,8 @@ static void forest_range(const struct frow *rows, int n, double *lo, double *hi)
 	*lo = *hi = 0;
 	for (i = 0; i < n; i++) {
 		const struct pb_eval *e = &rows[i].e;
-		double v[3] = { e->change, e->ci_lo, e->ci_hi };
+		double v[3] = { e->change, pb_cmp_ci_unbounded_lo(e) ? NAN : e->ci_lo,
+				pb_cmp_ci_unbounded_hi(e) ? NAN : e->ci_hi };
 
 		for (int k = 0; k < 3; k++) {
 			if (!isfinite(v[k]))
@@ -561,15 +586,6 @@ static void forest_range(const struct frow *rows, int n, double *lo, double *hi)
 	span = *hi - *lo < 2 ? 2 : *hi - *lo;
 	*lo -= 0.08 * span;
 	*hi += 0.08 * span;
-}
-
-/* A bound as the right-hand text gives it: "+2.0", "+inf". */
-static void bound_words(char *buf, size_t len, double v)
-{
-	if (isinf(v))
-		snprintf(buf, len, "%sinf", v < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f", v);
 }
 
 /* The x tics of a forest: every nice step, signed ("+2", "-4"), 0 plain. */
@@ -591,7 +607,7 @@ static void forest_xtics(FILE *f, double lo, double hi)
 /* The rows as y tics (group and placement) and their changes as y2 tics. */
 static void forest_tics(struct plotter *p, const struct frow *rows, int n)
 {
-	char name[300], lo[16], hi[16];
+	char name[300], ci[64];
 	int i;
 
 	fputs("set ytics (", p->gp);
@@ -604,17 +620,46 @@ static void forest_tics(struct plotter *p, const struct frow *rows, int n)
 	}
 	fputs(")\nset y2tics (", p->gp);
 	for (i = 0; i < n; i++) {
-		const struct pb_eval *e = &rows[i].e;
-
-		bound_words(lo, sizeof(lo), e->ci_lo);
-		bound_words(hi, sizeof(hi), e->ci_hi);
-		if (isnan(e->ci_lo) || isnan(e->ci_hi))
-			fprintf(p->gp, "%s\"%+.1f %%%%\" %d", i ? ", " : "", e->change, i);
-		else
-			fprintf(p->gp, "%s\"%+.1f %%%% [%s, %s]\" %d", i ? ", " : "", e->change, lo,
-				hi, i);
+		pb_cmp_ci_words(&rows[i].e, 1, ci, sizeof(ci));
+		fprintf(p->gp, "%s\"%+.1f %%%%%s%s\" %d", i ? ", " : "", rows[i].e.change,
+			ci[0] ? " " : "", ci, i);
 	}
 	fprintf(p->gp, ")\nset yrange [%d.5:-0.5]\nset y2range [%d.5:-0.5]\n", n - 1, n - 1);
+}
+
+/* One clipped end for forest.gp: its row, an arrow from x0 to the axis end x1, its category. */
+static void clip_add(char (*clip)[256], int row, double x0, double x1, int cat)
+{
+	size_t at[4];
+
+	for (int k = 0; k < 4; k++)
+		at[k] = strlen(clip[k]);
+	snprintf(clip[0] + at[0], 256 - at[0], " %d", row);
+	snprintf(clip[1] + at[1], 256 - at[1], " %.6g", x0);
+	snprintf(clip[2] + at[2], 256 - at[2], " %.6g", x1);
+	snprintf(clip[3] + at[3], 256 - at[3], " %d", cat);
+}
+
+/*
+ * The arrows of the rows whose interval is unbounded (pb_cmp_ci_words),
+ * as forest.gp's clip_row, clip_from, clip_to and clip_cat: none written
+ * when no row is clipped.
+ */
+static void forest_clips(struct plotter *p, const struct frow *rows, int n, double lo,
+			 double hi)
+{
+	static const char *const name[4] = { "clip_row", "clip_from", "clip_to", "clip_cat" };
+	char clip[4][256] = { "" };
+	double len = 0.05 * (hi - lo);
+
+	for (int i = 0; i < n && strlen(clip[1]) < 200; i++) {
+		if (pb_cmp_ci_unbounded_lo(&rows[i].e))
+			clip_add(clip, i, lo + len, lo, forest_cat(&rows[i].e));
+		if (pb_cmp_ci_unbounded_hi(&rows[i].e))
+			clip_add(clip, i, hi - len, hi, forest_cat(&rows[i].e));
+	}
+	for (int k = 0; clip[0][0] && k < 4; k++)
+		fprintf(p->gp, "%s = \"%s\"\n", name[k], clip[k] + 1);
 }
 
 /*
@@ -657,6 +702,7 @@ static void forest_panel(struct plotter *p, int ti)
 	forest_xtics(p->gp, lo, hi);
 	fprintf(p->gp, "set xrange [%.6g:%.6g]\nmarked = %d\ncats = \"%s\"\n", lo, hi, marked,
 		cats);
+	forest_clips(p, rows, n, lo, hi);
 	snprintf(sub, sizeof(sub), "against %s, 95%% CI; coloured: significant (q < %.2g, "
 		 "over %.0f %%)", base_name_of(p), PB_CMP_ALPHA, PB_CMP_MIN_CHG);
 	panel_title(p, rows[0].t, "change", sub, title, sizeof(title));
@@ -829,13 +875,6 @@ static bool sweep_series(struct plotter *p, const struct pb_table **pts, int npt
 	return head;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The swept values as x tics (1, 2, 4, 8 threads), a value too close to
  * the last labelled one (1, 2, 4 of 1 .. 12) ticked without a label; room
@@ -863,7 +902,7 @@ static bool sweep_tics(struct plotter *p, const struct pb_table *t0, double *ste
 		if (!dup)
 			xs[n++] = c->t[i].sweep_x;
 	}
-	qsort(xs, (size_t)n, sizeof(*xs), cmp_double);
+	qsort(xs, (size_t)n, sizeof(*xs), pb_cmp_double);
 	/* 1 .. 16 threads and wider: log-log, where linear scaling is a slope of 1 */
 	logx = n > 2 && xs[0] > 0 && xs[n - 1] / xs[0] >= 16;
 	*step = logx ? 2 : 1;

@@ -16,6 +16,7 @@
 
 #include "lib/util.h"
 #include "report/result.h"
+#include "sys/fold.h"
 #include "sys/sysfs.h"
 #include "stats/stopping.h"
 
@@ -305,6 +306,43 @@ static json_t *passes_json(const struct pb_result *r)
 	return v;
 }
 
+/* One role of the profile pass: its folded stacks and what they convert by. */
+static json_t *prof_role_json(const struct pb_result *r, int i)
+{
+	const struct pb_prof_role *pr = &r->profile->role[i];
+	double per = pb_fold_ns_per_op(1, pr->samples, pb_prof_net_clock(r->profile, pr),
+				       r->profile->ops, NULL);
+
+	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:o, s:{s:I, s:I, s:I}, s:i, s:s}",
+		"role", r->job->bench->roles[i], "tasks", pr->tasks,
+		"samples", (json_int_t)pr->samples, "lost", (json_int_t)pr->lost,
+		"ops", (json_int_t)pr->ops, "task_clock_ns", (json_int_t)pr->task_clock_ns,
+		"ns_per_op_per_sample", jreal(per),
+		"unresolved", "kernel", (json_int_t)pr->un.kernel,
+		"user", (json_int_t)pr->un.user, "frames", (json_int_t)pr->un.frames,
+		"other_stacks", pr->rest_stacks, "folded", pr->folded);
+}
+
+/* The profile pass (profile=on): null when the job did not ask for one. */
+static json_t *profile_json(const struct pb_result *r)
+{
+	const struct pb_profile *p = r->profile;
+	json_t *roles = json_array();
+
+	if (!p)
+		return json_null();
+	for (int i = 0; p->done && i < p->nr_roles; i++)
+		json_array_append_new(roles, prof_role_json(r, i));
+	return json_pack("{s:b, s:o, s:b, s:b, s:I, s:f, s:f, s:f, s:I, s:o, s:o, s:o}",
+		"sampled", p->done, "event", p->done ? json_string(p->ev.name) : json_null(),
+		"software", !p->ev.hw, "kernel", p->ev.kernel, "period", (json_int_t)p->ev.period,
+		"window_s", p->window_s, "wall_s", p->wall_s, "sample_cost_ns", p->sample_cost_ns,
+		"ops", (json_int_t)p->ops,
+		"note", jstr_or_null(p->note),
+		"attribution", p->done && !p->ev.hw ? json_string(PB_PROF_SW_NOTE) : json_null(),
+		"roles", roles);
+}
+
 static json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 {
 	const struct pb_job *j = r->job;
@@ -342,6 +380,8 @@ static json_t *pb_result_json(const struct pb_result *r, double nominal_mhz)
 	json_object_set_new(o, "events", pb_evlist_json(&r->evl));
 	json_object_set_new(o, "other_busy_frac",
 			    r->other_frac >= 0 ? json_real(r->other_frac) : json_null());
+	if (r->profile)
+		json_object_set_new(o, "profile", profile_json(r));
 	return o;
 }
 

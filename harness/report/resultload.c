@@ -248,6 +248,33 @@ static int check_repeat(struct chk *k, json_t *r)
 	       check_latency(k, r) ? -1 : 0;
 }
 
+static int check_prof_role(struct chk *k, json_t *r)
+{
+	return field(k, r, "role", W_STR) || field(k, r, "samples", W_INT | W_MIN0) ||
+	       field(k, r, "ops", W_INT | W_MIN0) ||
+	       field(k, r, "task_clock_ns", W_INT | W_MIN0) || field(k, r, "folded", W_STR) ?
+	       -1 : 0;
+}
+
+/* profile=on: the pass's object, its roles' folded stacks and totals. */
+static int check_profile(struct chk *k, json_t *job)
+{
+	json_t *p = json_object_get(job, "profile");
+	size_t l;
+	int rc;
+
+	if (field(k, job, "profile", W_OBJ | W_NULL))
+		return -1;
+	if (!json_is_object(p))
+		return 0;
+	l = push(k, ".profile");
+	rc = field(k, p, "sampled", W_BOOL) || field(k, p, "ops", W_INT | W_MIN0) ||
+	     field(k, p, "wall_s", W_NUM | W_MIN0) ||
+	     check_items(k, p, "roles", check_prof_role);
+	k->path[l] = '\0';
+	return rc ? -1 : 0;
+}
+
 static int check_job(struct chk *k, json_t *job)
 {
 	static const char *const status[] = { "ok", "skipped", "failed", "interrupted", NULL };
@@ -280,6 +307,7 @@ static int check_job(struct chk *k, json_t *job)
 			return -1;
 	}
 	return check_summary(k, job) || check_items(k, job, "repeats", check_repeat) ||
+	       check_profile(k, job) ||
 	       check_items(k, job, "anomalies", check_anomaly) ? -1 : 0;
 }
 

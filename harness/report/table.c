@@ -148,10 +148,40 @@ static void print_pass_cost(const struct pb_result *r, FILE *f)
 }
 
 /*
- * Per-op counter figures under the table: a row per figure, the total
- * and then each role instance (or CPU) in columns.
+ * One form for a per-op figure in every placement of the job: the unit
+ * from its largest total (task-clock/op in µs from 10000 ns on) and four
+ * significant digits of that total for all its numbers, so that a column
+ * never holds "6402 ns" above "52.75 µs".  Returns the unit's divisor.
  */
-static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
+static double figure_form(const struct pb_run *run, int from, int to,
+			  const struct pb_figure *fig, const char **unit, struct pb_numfmt *nf)
+{
+	struct pb_count acc[PB_MAX_EVENTS];
+	struct pb_figures tot;
+	double big = 0, div, ops;
+
+	for (int i = from; i < to; i++) {
+		const struct pb_result *r = &run->results[i];
+		const struct pb_figure *x;
+
+		if (r->status == PB_SKIPPED || !pb_result_counts(r, -1, -1, acc, &ops))
+			continue;
+		pb_result_figures(r, -1, -1, run->nominal.mhz, &tot);
+		if ((x = figure(&tot, fig->name)))
+			big = fmax(big, fabs(x->value));
+	}
+	*unit = fig->unit;
+	div = pb_num_time_scale(big, unit);
+	pb_numfmt_sig(nf, big / div, 4);
+	return div;
+}
+
+/*
+ * Per-op counter figures under the table: a row per figure, the total
+ * and then each role instance (or CPU) in columns, the unit at the end.
+ */
+static void print_per_op(const struct pb_run *run, int from, int to, const struct pb_result *r,
+			 FILE *f)
 {
 	struct pb_count acc[PB_MAX_EVENTS];
 	struct pb_figures tot, *g;
@@ -161,7 +191,7 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 
 	if (r->status == PB_SKIPPED || !pb_result_counts(r, -1, -1, acc, &ops))
 		return;
-	pb_result_figures(r, -1, -1, nominal_mhz, &tot);
+	pb_result_figures(r, -1, -1, run->nominal.mhz, &tot);
 	if (!tot.nr)
 		return;
 	g = calloc(ng ? ng : 1, sizeof(*g));
@@ -170,35 +200,47 @@ static void print_per_op(const struct pb_result *r, double nominal_mhz, FILE *f)
 	print_pass_cost(r, f);
 	fprintf(f, "  %-13s %-22s %12s", r->placement, "per op", "total");
 	for (int k = 0; k < ng; k++) {
-		pb_result_figures(r, k, -1, nominal_mhz, &g[k]);
+		pb_result_figures(r, k, -1, run->nominal.mhz, &g[k]);
 		fprintf(f, " %12s", r->group_names[k]);
 	}
 	fputc('\n', f);
 	for (int i = 0; i < tot.nr; i++) {
-		/* the row in one unit: task-clock/op in µs when the total is */
-		const char *unit = tot.v[i].unit;
-		double div = pb_num_time_scale(tot.v[i].value, &unit);
+		struct pb_numfmt nf;
+		const char *unit;
+		double div = figure_form(run, from, to, &tot.v[i], &unit, &nf);
 
 		fprintf(f, "  %-13s %-22s %12s", "", tot.v[i].name,
-			pb_num_sig(tot.v[i].value / div, 4, NULL, b, sizeof(b)));
+			pb_numfmt_str(&nf, tot.v[i].value / div, NULL, b, sizeof(b)));
 		for (int k = 0; k < ng; k++) {
 			const struct pb_figure *x = figure(&g[k], tot.v[i].name);
 
-			if (x)
-				fprintf(f, " %12s", pb_num_sig(x->value / div, 4, NULL, b,
-							       sizeof(b)));
-			else
-				fprintf(f, " %12s", "-");
+			fprintf(f, " %12s", x ? pb_numfmt_str(&nf, x->value / div, NULL, b,
+							     sizeof(b)) : "-");
 		}
 		fprintf(f, "%s%s\n", *unit ? " " : "", unit);
 	}
 	free(g);
 }
 
+/*
+ * A latency in µs from ns, to three significant digits and never in
+ * exponent form: the histogram's buckets are a few per cent wide, so
+ * "3547.14" claimed digits it does not have (and ran lines past 100).
+ */
+static const char *lat_us(double ns, char *buf)
+{
+	double us = ns / 1e3;
+	int dec = us > 0 ? 2 - (int)floor(log10(us)) : 2;
+
+	snprintf(buf, 32, "%.*f", dec > 0 ? dec : 0, us);
+	return buf;
+}
+
 /* Latency workloads: percentiles per placement over the metric's windows. */
 static void print_latency(const struct pb_result *r, FILE *f)
 {
 	struct pb_hist *all;
+	char num[32];
 
 	if (!r->job->bench->latency || r->status == PB_SKIPPED || !r->nr_reps)
 		return;
@@ -212,9 +254,9 @@ static void print_latency(const struct pb_result *r, FILE *f)
 	if (all->count) {
 		fprintf(f, "  %-13s latency µs:", r->placement);
 		for (int i = 0; i < r->job->nr_pct; i++)
-			fprintf(f, " p%g %.2f ", r->job->pct[i],
-				pb_hist_quantile(all, r->job->pct[i] / 100) / 1e3);
-		fprintf(f, " max %.2f  (%llu ops)\n", all->max / 1e3,
+			fprintf(f, " p%g %s ", r->job->pct[i],
+				lat_us(pb_hist_quantile(all, r->job->pct[i] / 100), num));
+		fprintf(f, " max %s  (%llu ops)\n", lat_us(all->max, num),
 			(unsigned long long)all->count);
 	}
 	free(all);
@@ -293,7 +335,7 @@ static void print_job(const struct pb_run *run, int from, int to, FILE *f)
 	}
 	print_legend(run, from, to, f);
 	for (int i = from; i < to; i++)
-		print_per_op(&run->results[i], run->nominal.mhz, f);
+		print_per_op(run, from, to, &run->results[i], f);
 }
 
 /* "scale/threads=4" -> key "threads", prefix length 5; 0 when not a sweep job. */

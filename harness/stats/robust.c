@@ -9,13 +9,7 @@
 
 #include "stats/robust.h"
 #include "stats/stats.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "lib/util.h"
 
 double pb_trimmed_mean(const double *v, int n, double frac)
 {
@@ -31,7 +25,7 @@ double pb_trimmed_mean(const double *v, int n, double frac)
 	if (!s)
 		return pb_mean(v, n);
 	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), pb_cmp_double);
 	for (int i = k; i < n - k; i++)
 		acc += s[i];
 	acc /= n - 2 * k;

@@ -2,21 +2,19 @@
 /*
  * stats.c - summaries, confidence intervals, Welch's t-test.
  *
- * The Student t distribution is computed from the regularized incomplete
- * beta function (continued fraction, modified Lentz), so fractional degrees
- * of freedom (Welch-Satterthwaite) work; quantiles are found by bisection.
+ * The t, F and Mann-Whitney distributions are R's (libRmath, standalone):
+ * fractional degrees of freedom (Welch-Satterthwaite) work.
  */
+#define MATHLIB_STANDALONE 1
+#include <Rmath.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/stats.h"
+#include "lib/util.h"
 
 #define PB_Z975		1.959963984540054	/* normal 0.975 quantile */
-#define PB_DF_NORMAL	1e7	/* above this many df, t is normal */
-#define PB_CF_ITER	500
-#define PB_CF_EPS	1e-15
-#define PB_CF_TINY	1e-300
 
 /*
  * Mean shifted by the first value: exact for constant data (so a constant
@@ -66,13 +64,6 @@ double pb_stddev(const double *v, int n)
 	return sqrt(acc / (n - 1));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The k-th smallest (0-based) without a copy: O(n^2), for when malloc fails. */
 static double select_slow(const double *v, int n, int k)
 {
@@ -103,114 +94,34 @@ double pb_median(const double *v, int n)
 		return n % 2 ? r : (r + select_slow(v, n, n / 2)) / 2;
 	}
 	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
+	qsort(c, n, sizeof(*c), pb_cmp_double);
 	r = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 	free(c);
 	return r;
 }
 
-/* Continued fraction of the incomplete beta (Numerical Recipes' betacf). */
-static double betacf(double a, double b, double x)
-{
-	double c = 1, d, h, del, aa;
-	int m, m2;
-
-	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < PB_CF_TINY)
-		d = PB_CF_TINY;
-	d = 1 / d;
-	h = d;
-	for (m = 1; m <= PB_CF_ITER; m++) {
-		m2 = 2 * m;
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		d = fabs(d) < PB_CF_TINY ? PB_CF_TINY : d;
-		c = 1 + aa / c;
-		c = fabs(c) < PB_CF_TINY ? PB_CF_TINY : c;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		d = fabs(d) < PB_CF_TINY ? PB_CF_TINY : d;
-		c = 1 + aa / c;
-		c = fabs(c) < PB_CF_TINY ? PB_CF_TINY : c;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < PB_CF_EPS)
-			break;
-	}
-	return h;
-}
-
-/*
- * Regularized incomplete beta I_x(a, b); y = 1 - x is passed separately so
- * that a tiny y keeps its precision.
- */
-static double incbeta(double a, double b, double x, double y)
-{
-	double lbt;
-
-	if (x <= 0)
-		return 0;
-	if (y <= 0)
-		return 1;
-	lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(y);
-	if (x < (a + 1) / (a + b + 2))
-		return exp(lbt) * betacf(a, b, x) / a;
-	return 1 - exp(lbt) * betacf(b, a, y) / b;
-}
-
-/* P(|T| > |t|) = I_{df/(df+t^2)}(df/2, 1/2). */
+/* P(|T| > |t|), Student's t with df (fractional df alike). */
 double pb_t_pvalue(double t, double df)
 {
-	double t2 = t * t;
-
-	if (isnan(t) || isnan(df) || df <= 0)
-		return NAN;
-	if (isinf(t2))
-		return 0;
-	if (df > PB_DF_NORMAL)
-		return erfc(fabs(t) / M_SQRT2);
-	return incbeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
+	return 2 * pt(-fabs(t), df, 1, 0);	/* NaN for df <= 0 */
 }
 
-/* P(F > f) = I_{d2/(d2+d1 f)}(d2/2, d1/2). */
+/* P(F > f), Fisher's F with d1 and d2 df. */
 double pb_f_pvalue(double f, double d1, double d2)
 {
-	if (isnan(f) || !(d1 > 0) || !(d2 > 0))
-		return NAN;
-	if (f <= 0)
-		return 1;
-	if (isinf(f))
-		return 0;
-	return incbeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f));
+	return pf(f, d1, d2, 0, 0);	/* 1 for f <= 0, NaN for d1 or d2 <= 0 */
 }
 
-/* Bisection on t: the two-sided p falls monotonically with |t|. */
+/* The t with P(|T| > t) = alpha. */
 double pb_t_two_sided(double alpha, double df)
 {
-	double lo = 0, hi = 2, mid;
-	int i;
-
 	if (isnan(df) || df <= 0 || !(alpha > 0 && alpha < 1))
 		return NAN;
-	while (pb_t_pvalue(hi, df) > alpha && hi < 1e300)
-		hi *= 2;
-	for (i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-		mid = (lo + hi) / 2;
-		if (pb_t_pvalue(mid, df) > alpha)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (lo + hi) / 2;
+	return qt(alpha / 2, df, 0, 0);
 }
 
 double pb_t95(double df)
 {
-	if (!isnan(df) && df > PB_DF_NORMAL)
-		return PB_Z975;
 	return pb_t_two_sided(0.05, df);
 }
 
@@ -389,45 +300,10 @@ out:
 	return rc;
 }
 
-/*
- * The null distribution of the Mann-Whitney U of samples of m and n:
- * out[u] = P(U = u), u = 0..m*n, from the Gaussian binomial
- * [m+n choose m]_q = prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), whose
- * coefficients count the orderings with U = u; each partial product is a
- * polynomial with integer coefficients, exact in a double while the
- * total C(m+n, m) is below 2^53 (PB_MW_EXACT_MAX values in all).  out
- * has room for m*n + m + 1: a product's degree reaches i*n + i before
- * the division brings it back to i*n.
- */
-static void mw_null(int m, int n, double *out)
-{
-	int top = m * n, deg = 0;
-	double total = 0;
-
-	memset(out, 0, (size_t)(top + m + 1) * sizeof(*out));
-	out[0] = 1;
-	for (int i = 1; i <= m; i++) {
-		int k = n + i;
-
-		/* times (1 - q^k): the degree grows by k, then falls by i below */
-		for (int u = deg + k; u >= k; u--)
-			out[u] -= out[u - k];
-		deg += k;
-		/* divided by (1 - q^i): a running sum with stride i */
-		for (int u = i; u <= deg; u++)
-			out[u] += out[u - i];
-		deg -= i;
-	}
-	for (int u = 0; u <= top; u++)
-		total += out[u];
-	for (int u = 0; u <= top; u++)
-		out[u] /= total;
-}
-
 int pb_rank_test(const double *a, int na, const double *b, int nb, struct pb_ratio *r)
 {
 	long mn = (long)na * nb;
-	double *d, *null = NULL, u = 0, ties = 0, lo_p, k;
+	double *d, u = 0, ties = 0, k;
 	long kk;
 	int rc = -1;
 
@@ -451,23 +327,15 @@ int pb_rank_test(const double *a, int na, const double *b, int nb, struct pb_rat
 			u += b[j] > a[i] ? 1 : b[j] == a[i] ? 0.5 : 0;
 			ties += b[j] == a[i];
 		}
-	qsort(d, (size_t)mn, sizeof(*d), cmp_double);
+	qsort(d, (size_t)mn, sizeof(*d), pb_cmp_double);
 	r->ratio = exp(mn % 2 ? d[mn / 2] : (d[mn / 2 - 1] + d[mn / 2]) / 2);
 	if (na + nb <= PB_MW_EXACT_MAX && !ties) {
-		double cdf = 0;
-
-		null = malloc((size_t)(mn + na + 1) * sizeof(*null));
-		if (!null)
-			goto out;
-		mw_null(na, nb, null);
 		/* two-sided: twice the smaller tail at u (the law is symmetric) */
-		lo_p = 0;
-		for (long v = 0; v <= (long)fmin(u, mn - u); v++)
-			lo_p += null[v];
-		r->p = fmin(1, 2 * lo_p);
+		r->p = fmin(1, 2 * pwilcox(fmin(u, mn - u), na, nb, 1, 0));
 		/* Moses: the k-th smallest and largest ratio, P(U < k) <= 0.025 */
-		for (kk = 0; kk < mn && cdf + null[kk] <= 0.025; kk++)
-			cdf += null[kk];
+		for (kk = 0; kk < mn && pwilcox(kk, na, nb, 1, 0) <= 0.025; kk++)
+			;
+		wilcox_free();
 		k = (double)kk;
 	} else {
 		/* the normal approximation, tie-corrected, with continuity */
@@ -478,7 +346,7 @@ int pb_rank_test(const double *a, int na, const double *b, int nb, struct pb_rat
 			goto out;
 		memcpy(all, a, (size_t)na * sizeof(*a));
 		memcpy(all + na, b, (size_t)nb * sizeof(*b));
-		qsort(all, (size_t)(na + nb), sizeof(*all), cmp_double);
+		qsort(all, (size_t)(na + nb), sizeof(*all), pb_cmp_double);
 		for (int i = 0, j; i < na + nb; i = j) {
 			double t;
 
@@ -501,7 +369,6 @@ int pb_rank_test(const double *a, int na, const double *b, int nb, struct pb_rat
 	}
 	rc = 0;
 out:
-	free(null);
 	free(d);
 	return rc;
 }

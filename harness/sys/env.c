@@ -619,9 +619,14 @@ int pb_cpustat_parse(const char *procstat, const int *cpus, int n, struct pb_cpu
 	for (line = procstat; line && *line; line = next_line(line)) {
 		long cpu;
 
-		if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+		if (strncmp(line, "cpu", 3))
 			continue;
-		cpu = strtol(line + 3, NULL, 10);
+		if (isdigit((unsigned char)line[3]))
+			cpu = strtol(line + 3, NULL, 10);
+		else if (line[3] == ' ')
+			cpu = -1;	/* the machine's total */
+		else
+			continue;
 		for (i = 0; i < n; i++)
 			if (cpus[i] == cpu)
 				cpustat_line(line, &out[i], ns_per_tick);
@@ -647,6 +652,10 @@ int pb_cpustat_snapshot(const int *cpus, int n, struct pb_cpustat *out)
 	pb_cpustat_parse(buf, cpus, n, out);
 	free(buf);
 	for (i = 0; i < n; i++) {
+		if (cpus[i] < 0) {
+			out[i].core_throttle = out[i].pkg_throttle = PB_ENV_UNKNOWN;
+			continue;
+		}
 		out[i].core_throttle = read_long_or_unknown(
 			"/sys/devices/system/cpu/cpu%d/thermal_throttle/core_throttle_count",
 			cpus[i]);

@@ -22,7 +22,13 @@
 #define PB_ENV_UNKNOWN	(-1)		/* for every long/int field below */
 #define PB_ENV_STR	32
 
-/* Parse a cpulist ("0-3,8,10-11") into cpus[max]: how many, or -1. */
+/*
+ * Parse a cpulist ("0-3,8,10-11", a trailing newline as sysfs writes it)
+ * into cpus[max] in its order: how many, or -1 when malformed or over max.
+ * The one parser of CPU sets (sysfs, /proc status, server --cpus); not
+ * hwloc_bitmap_list_sscanf, which takes "0,1\n" as 0, "5\n", "3-1" and
+ * "3a" as no CPU, "0x10" as 16 and "010" as 8, and does not return on "-3".
+ */
 int pb_cpulist_parse(const char *s, int *cpus, int max);
 
 struct pb_env_cpu {
@@ -104,7 +110,8 @@ bool pb_perf_privileged(void);
 
 /*
  * Per-CPU busy time from /proc/stat and thermal throttle counters, for
- * the CPUs a job uses, taken before and after it.
+ * the CPUs a job uses, taken before and after it.  CPU -1 is the
+ * machine's total (the "cpu" line; its throttle counts unknown).
  */
 struct pb_cpustat {
 	int		cpu;

@@ -25,6 +25,7 @@
 #include "sys/env.h"
 #include "sys/probe.h"
 #include "lib/clock.h"
+#include "lib/util.h"
 
 #define CHAIN_LEN	1000		/* instructions per loop iteration */
 /*
@@ -261,17 +262,10 @@ static int nominal_tsc(double *mhz)
 
 /* ---- summaries ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The median and quartiles of v[n] (sorted in place). */
 static double quartiles(double *v, int n, double *q25, double *q75)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), pb_cmp_double);
 	*q25 = v[n / 4];
 	*q75 = v[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
@@ -787,16 +781,18 @@ int pb_observer_time(int cpu, double *seconds, char *err, size_t len)
 	return 0;
 }
 
-int pb_observer_confirm(int cpu, double *again, int nr, double span_s)
+int pb_observer_confirm(int cpu, double *again, int nr, double step_s, double enough_s)
 {
 	char err[128];
 	int ok = 0;
 
 	for (int i = 0; i < nr; i++) {
 		if (i)
-			sleep_s(span_s / (nr > 1 ? nr - 1 : 1));
-		if (!pb_observer_time(cpu, &again[ok], err, sizeof(err)))
-			ok++;
+			sleep_s(step_s);
+		if (pb_observer_time(cpu, &again[ok], err, sizeof(err)))
+			continue;
+		if (again[ok++] <= enough_s)
+			break;
 	}
 	return ok;
 }

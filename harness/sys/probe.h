@@ -172,7 +172,11 @@ json_t *pb_clock_obs_json(const struct pb_clock_obs *o);
 #define PB_OBSERVER_CALLS	20000
 #define PB_OBSERVER_RUNS	3
 int pb_observer_time(int cpu, double *seconds, char *err, size_t len);
-/* Re-time the reference loop nr times over span_s; how many succeeded. */
-int pb_observer_confirm(int cpu, double *again, int nr, double span_s);
+/*
+ * Re-time the reference loop up to nr times, step_s apart, stopping at
+ * the first timing of at most enough_s; how many succeeded (the last
+ * one is the one within enough_s, if any was).
+ */
+int pb_observer_confirm(int cpu, double *again, int nr, double step_s, double enough_s);
 
 #endif

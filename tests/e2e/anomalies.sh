@@ -53,6 +53,11 @@ hogrc=$?
 PINBENCH_UNTRUSTED_EXIT=0 $PB bench pipe cpus=$HOGCPU,$HOGCPU --duration 0.5 --repeats 1 \
 	--warmup 0.1 -q --format json -o "$T/hog0" >"$T/hog0.json" 2>"$T/hog0.err"
 hog0rc=$?
+printf '[pipe]\nbench=pipe\ncpus=%s,%s\nduration=0.5\nrepeats=1\nwarmup=0.1\n' "$HOGCPU" "$HOGCPU" \
+	>"$T/hogjob.ini"
+$PB bisect-check --good "$T/hog" --bad "$T/hog0" -o "$T/hogb" "$T/hogjob.ini" \
+	>"$T/hogb.out" 2>"$T/hogb.err"
+hogbrc=$?
 kill $hog
 wait $hog 2>/dev/null
 check "a hog pinned to CPU $HOGCPU: noisy-neighbor naming the task that ran most, with its share" pyjson "$T/hog.json" \
@@ -63,6 +68,8 @@ check "an error-severity anomaly on an ok job: exit 3, said on stderr (got $hogr
 check "PINBENCH_UNTRUSTED_EXIT=0: the same exits 0 and says why (got $hog0rc)" sh -c \
 	"[ $hog0rc = 0 ] && grep -q 'not to be trusted (exit 0: PINBENCH_UNTRUSTED_EXIT=0)' \
 	 '$T/hog0.err'"
+check "bisect-check under the hog: cannot tell (125), and no 'exit 3' said for its run (got $hogbrc)" \
+	sh -c "[ $hogbrc = 125 ] && ! grep -q 'not to be trusted (exit' '$T/hogb.err'"
 exits2 "PINBENCH_UNTRUSTED_EXIT=1: a usage error" "PINBENCH_UNTRUSTED_EXIT='1': want 3" \
 	env PINBENCH_UNTRUSTED_EXIT=1 $PB bench pipe cpus=$C0,$C0 --duration 0.1
 

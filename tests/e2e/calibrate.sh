@@ -120,9 +120,19 @@ grep -qF "resolution, noise profile: $P (" "$T/plan.out" &&
 	grep -q "variation between invocations stands in for boots" "$T/plan.out"
 ok $? "it names the profile, says what one boot a kernel resolves, and what rounds can" \
 	"$T/plan.out"
+# one boot resolves less than 1000 % on a calibration of tiny runs, unless
+# the machine was slow and noisy during it (a sanitizer build under load:
+# ±1412 %): then the plan must say more boots, which the next check is not
+one=$(sed -n 's/^  pingpong same-cpu: one boot a kernel, 2 rounds: resolves ±\([0-9]*\).*/\1/p' \
+	"$T/plan.out")
 $PB run --dry-run --noise "$P" --min-change 1000 "$T/tiny.ini" >"$T/plan2.out" 2>&1
-grep -q "^    ±1000.0 % (--min-change): one boot a kernel does$" "$T/plan2.out"
-ok $? "--min-change 1000: one boot a kernel does" "$T/plan2.out"
+if [ -n "$one" ] && [ "$one" -lt 1000 ]; then
+	grep -q "^    ±1000.0 % (--min-change): one boot a kernel does$" "$T/plan2.out"
+	ok $? "--min-change 1000: one boot a kernel does (one resolves ±$one %)" "$T/plan2.out"
+else
+	grep -q "^    ±1000.0 % (--min-change): [0-9]* boots a kernel" "$T/plan2.out"
+	ok $? "--min-change 1000 beyond one boot's ±$one %: the boots it takes" "$T/plan2.out"
+fi
 $PB run --dry-run -o "$T/res" "$T/tiny.ini" >"$T/plan3.out" 2>&1
 grep -q "^resolution, noise profile: $T/res/noise-.*json (" "$T/plan3.out"
 ok $? "without --noise: the profile in the results folder" "$T/plan3.out"

@@ -30,7 +30,8 @@ same() {
 	ok $? "$1" "$T/diff"
 }
 
-for c in run bench list topo events doctor compare plot report export nightly server calibrate; do
+for c in run bench list topo events doctor compare plot report export nightly server calibrate \
+	campaign bisect-check; do
 	page=$doc/pinbench-$c.1.scd
 	[ "$c" = bench ] && page=$doc/pinbench-run.1.scd
 	if [ ! -f "$page" ]; then
@@ -49,7 +50,7 @@ done
 # The commands: 'pinbench --help' against pinbench(1)'s COMMANDS entries.
 "$PB" --help 2>&1 | sed -n '/^commands:/,/^$/p' | awk 'NF && !/:$/ { print $1 }' | sort -u >"$T/h"
 sed -n '/^# COMMANDS/,/^# /p' $doc/pinbench.1.scd | grep '^\*[a-z]' |
-	sed 's/^\*\([a-z]*\)\*.*/\1/' | sort -u >"$T/p"
+	sed 's/^\*\([a-z-]*\)\*.*/\1/' | sort -u >"$T/p"
 [ -s "$T/h" ]
 ok $? "pinbench --help lists commands"
 same "the commands of pinbench --help and of pinbench.1.scd's COMMANDS are the same" "$T/h" "$T/p"

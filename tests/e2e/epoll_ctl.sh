@@ -38,13 +38,14 @@ for j in jobs:
     for r in j["repeats"]:
         passes.setdefault(r["pass"], []).append(r)
     assert passes and all(len(v) == (2 if p is None else 1) for p, v in passes.items()), where
-    # averaged as the total is: one worker is the total (the two counts are
-    # read a moment apart while the workers run: 0.5 % apart at most)
+    # averaged as the total is: one worker is the total (the ops of the
+    # window and of each task come from the same reads; read apart, a job
+    # process preempted between them by the CI hog put them 0.8 % apart)
     pi = j.get("per_instance")
-    assert pi and pi["min_ops_per_s"] <= pi["max_ops_per_s"] <= j["summary"]["mean"] * 1.005, \
+    assert pi and pi["min_ops_per_s"] <= pi["max_ops_per_s"] <= j["summary"]["mean"] * (1 + 1e-9), \
         "%s: per instance %s, total %s" % (where, pi, j["summary"]["mean"])
     if nt == 1:
-        assert abs(pi["max_ops_per_s"] - j["summary"]["mean"]) <= 0.005 * j["summary"]["mean"], \
+        assert abs(pi["max_ops_per_s"] - j["summary"]["mean"]) <= 1e-9 * j["summary"]["mean"], \
             "%s: per instance %s, total %s" % (where, pi, j["summary"]["mean"])
     # Over the job, not per repeat: on a shared 2-CPU machine another
     # pinned load can starve a worker for a whole 0.3 s window; pinbench

@@ -127,6 +127,28 @@ assert "changed within its boot, not a failure: +" in r["diagnostic"], r
 assert "holds if boots vary by less than" in r["diagnostic"], r
 PY
 
+# One boot a side with a noise profile of the machine (its variation between
+# boots): judged at the boot level, so the +5 % beyond it is a regression
+# that fails, and export names the profile.
+"$PB" calibrate --from -o "$T/prof" "$T/bb" >"$T/cal.out" 2>&1
+P=$(sed -n 's/^noise profile: //p' "$T/cal.out")
+"$PB" export --format ktap --noise "$P" --baseline "$T/base.json" "$T/new.json" \
+	>"$T/ktap2" 2>"$T/err"
+ok $? "export --noise of one boot a side exits 0" "$T/err"
+grep -qF "pinbench export: noise profile: $P (" "$T/err"
+ok $? "export names the noise profile it used" "$T/err"
+lab ktap "$T/ktap2" >"$T/ktap2.json"
+check "KTAP with --noise: one boot a side judged at the boot level, the regression fails" \
+	"$PY" - "$T/ktap2.json" <<'PY'
+import json, sys
+t = {x["name"]: x for x in map(json.loads, open(sys.argv[1]))}
+r = t["pingpong/same-cpu"]
+assert not r["ok"] and " us, regression: +" in r["diagnostic"], r
+assert "; at the boot level; resolves" in r["diagnostic"], r
+PY
+exits2 "export --noise of a file that is not there" "noise" \
+	"$PB" export --format ktap --noise "$T/none.json" --baseline "$T/base.json" "$T/new.json"
+
 # ---- JUnit ----
 "$PB" export --format junit --baseline "$T/bb" -o "$T/junit.xml" "$T/new.json" "$T/new2.json" \
 	>"$T/out" 2>"$T/err"

@@ -16,10 +16,12 @@ if ! command -v clang >/dev/null 2>&1; then
 	done_testing
 	exit 0
 fi
+# the libraries the Makefile links (its PKGS line), so the two never drift
+PKGS=$(sed -n 's/^PKGS[[:space:]]*:=[[:space:]]*//p' Makefile)
 # shellcheck disable=SC2089,SC2090 # the quotes of "fuzz" are meant for the compiler
 CFL="-g -O1 -std=gnu11 -D_GNU_SOURCE -DPB_VERSION=\"fuzz\" -Iharness -Ibenches \
-	$(pkg-config --cflags hwloc jansson 2>/dev/null)"
-LIBS="$(pkg-config --libs hwloc jansson 2>/dev/null) -lpfm -lpthread -lm"
+	$(pkg-config --cflags $PKGS 2>/dev/null)"
+LIBS="$(pkg-config --libs $PKGS 2>/dev/null) -lpfm -lpthread -lm"
 
 # Does clang have libFuzzer here?  (libclang-rt-dev may be missing.)
 echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return !d && n; }' \

@@ -29,7 +29,7 @@ ok $([ $? = 2 ]; echo $?) "an output that is neither .png nor .svg: exit 2"
 if ! command -v gnuplot >/dev/null 2>&1; then
 	for w in "png made" "png signature" "png size" "no placeholder" "dat and gp kept" \
 		 "gp reruns" "marks" "baseline" "unknown baseline" "latency then sweep" \
-		 "baseline without the sweep" "group-by class" "svg made" "svg root element" \
+		 "baseline without the sweep" "log axis" "group-by class" "svg made" "svg root element" \
 		 "report --noise forest" "nightly" "nightly forest"; do
 		skip "$w: gnuplot not installed"
 	done
@@ -54,6 +54,14 @@ ok $? "out.gp: no placeholder, the caption names kernels and host, a forest pane
 [ -s "$T/out.dat" ] && [ -s "$T/out.gp" ] && grep -q 'sweep.gp' "$T/out.gp" &&
 	grep -q 'latency.gp' "$T/out.gp" && grep -q 'means.gp' "$T/out.gp"
 ok $? "out.dat and out.gp kept beside the image, with means, sweep and latency panels"
+# Means 30 times apart with intervals of three noisy runs reaching below 0:
+# a log axis all the same (a linear one put the smaller mean on the axis).
+mkdir "$T/span" && $G -o "$T/span/1.json" --label a --seed 1 --jobs 1 --placements 2 \
+	--spread 30 --cv 90 --repeats 3 && $G -o "$T/span/2.json" --label b --seed 2 --jobs 1 \
+	--placements 2 --spread 30 --cv 90 --repeats 3 &&
+	"$PB" plot "$T/span" -o "$T/span.png" >/dev/null 2>"$T/err" &&
+	grep -q 'logy = 1' "$T/span.gp" && grep -q 'log scale' "$T/span.gp"
+ok $? "means 30x apart, an interval reaching 0: the means panel on a log axis"
 rm -f "$T/out.png"
 (cd "$T" && gnuplot out.gp) 2>"$T/err" && [ -s "$T/out.png" ]
 ok $? "gnuplot out.gp remakes the image"

@@ -96,6 +96,9 @@ for bad in "--port 70000" "--max-sessions 0" "--session-timeout 0" "--idle-timeo
 	"$PB" server $bad >/dev/null 2>"$T/err"
 	ok $([ $? = 2 ] && [ -s "$T/err" ]; echo $?) "server $bad: exit 2 with a message"
 done
+"$PB" server --cpus 0,9999 >/dev/null 2>"$T/err"
+ok $([ $? = 2 ] && grep -q "CPU 9999 is not available here" "$T/err"; echo $?) \
+	"server --cpus 0,9999: exit 2 naming CPU 9999" "$T/err"
 "$PB" server --bind 203.0.113.77 --port 0 >/dev/null 2>"$T/err"
 ok $([ $? = 1 ] && grep -q "cannot listen" "$T/err"; echo $?) \
 	"server on an address this host does not have: exit 1, says why"

@@ -94,4 +94,10 @@ J=$(result_of "$T/pct.out")
 check "percentiles=99.99,50,50: summary latency has p50 and p99.99 only, and min, max" pyjson "$J" \
 	'[k for k in d["jobs"][0]["summary"]["latency"]] == ["count", "mean", "min", "p50", "p99.99", "max"]'
 check "percentiles=: the text shows them" grep -Eq 'latency µs: p50 [0-9.]+ +p99.99 [0-9.]+ +max' "$T/pct.out"
+# three significant digits (the histogram's buckets are a few per cent wide): no 38.02 or 3547.14
+check "latency µs: numbers to three significant digits" python3 -c '
+import re, sys
+nums = [n for l in open(sys.argv[1]) if "latency µs:" in l
+	for n in re.findall(r"\b[0-9]+\.[0-9]+\b", l)]
+sys.exit(any(len(n.replace(".", "").lstrip("0")) > 3 for n in nums))' "$T/pct.out"
 done_testing

@@ -910,7 +910,8 @@ static void test_common_keys(void **state)
 {
 	static const char *const names[] = {
 		"bench", "placement", "cpus", "rounds", "repeats", "warmup", "duration",
-		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting", "count_duration", "estimator", "peer", "peer_cpu", NULL
+		"loops", "tasks", "timeout", "percentiles", "events", "counters", "counting",
+		"count_duration", "profile", "estimator", "peer", "peer_cpu", NULL
 	};
 	int n = 0;
 

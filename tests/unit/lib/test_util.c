@@ -2,7 +2,9 @@
 /*
  * test_util.c - the small helpers: run labels (what --label accepts; every
  * kernel release format uname -r gives must pass, since it is the default)
- * pb_open_regular (only regular files, never blocking) and pb_wrap_at.
+ * pb_open_regular (only regular files, never blocking) and pb_wrap_at; a
+ * spin's steps on the ticks (pb_ticks_step: its own, away on its CPU, or
+ * another task's slice); qsort()'s comparison of doubles.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "lib/util.h"
 
 static void label_ok(const char *label)
@@ -223,6 +226,42 @@ static void test_str_shown(void **state)
 	assert_string_equal(pb_str_shown("abcdefg", buf, sizeof(buf)), "abcdefg");
 }
 
+/*
+ * A spin's steps: up to gap its own (taken off what is left, never below
+ * zero), over gap up to cap away on its CPU (an interrupt: counted), over
+ * cap another task's slice (a hog sharing the CPU: neither).
+ */
+static void test_ticks_step(void **state)
+{
+	static const uint64_t d[] = { 50, 1000, 1001, 20000, 250000, 250001, 3000000, 200 };
+	uint64_t left = 1200, away = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]) - 1; i++)
+		pb_ticks_step(d[i], 1000, 250000, &left, &away);
+	assert_int_equal(left, 150);
+	assert_int_equal(away, 1001 + 20000 + 250000);
+	pb_ticks_step(d[7], 1000, 250000, &left, &away);	/* past the end: 0, not a wrap */
+	assert_int_equal(left, 0);
+	pb_ticks_step(3000000, 1000, UINT64_MAX, &left, &away);	/* no cap: all away */
+	assert_int_equal(away, 1001 + 20000 + 250000 + 3000000);
+}
+
+/* qsort()'s comparison of doubles: ascending, equal ones 0, no int truncation */
+static void test_cmp_double(void **state)
+{
+	double v[] = { 0.25, -1e300, 0.5, 0.25, 1e-9, 0 };
+	double a = 0.4, b = 0.6;
+
+	(void)state;
+	qsort(v, 6, sizeof(*v), pb_cmp_double);
+	assert_true(v[0] == -1e300 && v[1] == 0 && v[2] == 1e-9 && v[3] == 0.25 &&
+		    v[4] == 0.25 && v[5] == 0.5);
+	assert_int_equal(pb_cmp_double(&a, &b), -1);
+	assert_int_equal(pb_cmp_double(&b, &a), 1);
+	assert_int_equal(pb_cmp_double(&a, &a), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +273,8 @@ int main(void)
 		cmocka_unit_test(test_parse_long),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_str_shown),
+		cmocka_unit_test(test_ticks_step),
+		cmocka_unit_test(test_cmp_double),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1086,8 +1086,34 @@ static void doctor_file(const char *name, double task_clock, const char *message
 }
 
 /*
+ * Labels a (kernel 6.1) and b (6.2) in folder sub (its path into dir), with
+ * counter figures, task-clock/op ta and tb; b's jobs with an anomaly saying
+ * msg when it is not NULL.
+ */
+static void gen_pair(struct gen_spec *s, const char *sub, double ta, double tb, const char *msg,
+		     char *dir, size_t len)
+{
+	char name[256];
+
+	path_in(dir, len, sub);
+	mkdir(dir, 0755);
+	s->derived = true;
+	s->label = "a";
+	s->kernel = "6.1";
+	snprintf(name, sizeof(name), "%s/a.json", sub);
+	gen(s, name);
+	doctor_file(name, ta, NULL);
+	s->label = "b";
+	s->kernel = "6.2";
+	s->seed = 5;
+	snprintf(name, sizeof(name), "%s/b.json", sub);
+	gen(s, name);
+	doctor_file(name, tb, msg);
+}
+
+/*
  * The first column named after the grouping; per-op rows only where a
- * figure is not zero, task-clock/op with its unit; anomaly lines wrapped
+ * figure is not zero, task-clock/op with its unit in its name; anomaly lines wrapped
  * at a space, never cut mid-figure.
  */
 static void test_text_forms(void **state)
@@ -1099,24 +1125,13 @@ static void test_text_forms(void **state)
 	bool whole = false;
 
 	(void)state;
-	path_in(dir, sizeof(dir), "forms");
-	mkdir(dir, 0755);
 	gen_defaults(&s);
-	s.derived = true;
-	s.label = "a";
-	s.kernel = "6.1";
-	gen(&s, "forms/a.json");
-	doctor_file("forms/a.json", 12345.6, NULL);
-	s.label = "b";
-	s.kernel = "6.2";
-	s.seed = 5;
-	gen(&s, "forms/b.json");
-	doctor_file("forms/b.json", 12000, msg);
+	gen_pair(&s, "forms", 12345.6, 12000, msg, dir, sizeof(dir));
 	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", dir), 0);
 	assert_non_null(strstr(out, "\nLabel "));
 	assert_null(strstr(out, "\nKernel "));
 	assert_null(strstr(out, "cpu-migrations"));
-	assert_non_null(strstr(out, "total task-clock/op           12.3 µs  →  12.0 µs   -2.8%"));
+	assert_non_null(strstr(out, "total task-clock/op (µs)      12.3  →  12.0   -2.8%"));
 	assert_null(strstr(out, "…"));
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const char *p;
@@ -1131,6 +1146,30 @@ static void test_text_forms(void **state)
 	free(out);
 	assert_int_equal(run_cmd(cmd_compare, &out, 4, "compare", "--group-by", "kernel", dir), 0);
 	assert_non_null(strstr(out, "\nKernel "));
+	free(out);
+}
+
+/*
+ * A per-op figure in one unit and one precision on both sides of every
+ * row, chosen from its largest value: 9876 ns against 12000 ns is 9.9 →
+ * 12.0 in a "(µs)" row, never "9876 ns" beside "12.0 µs"; 1.00 → 0.80.
+ */
+static void test_figure_units(void **state)
+{
+	char dir[512], *out;
+	struct gen_spec s;
+
+	(void)state;
+	gen_defaults(&s);
+	s.jobs = 1;
+	s.placements = 1;
+	gen_pair(&s, "units", 9876, 12000, NULL, dir, sizeof(dir));
+	assert_int_equal(run_cmd(cmd_compare, &out, 2, "compare", dir), 0);
+	assert_non_null(strstr(out, "total task-clock/op (µs)"));
+	assert_non_null(strstr(out, "9.9  →  12.0  +21.5%"));
+	assert_null(strstr(out, " ns"));
+	assert_null(strstr(out, " µs  →"));
+	assert_null(strstr(out, "0.800"));
 	free(out);
 }
 
@@ -1724,6 +1763,7 @@ int main(void)
 		cmocka_unit_test(test_golden),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_text_forms),
+		cmocka_unit_test(test_figure_units),
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_no_gnuplot),
 		cmocka_unit_test(test_plot_golden),

@@ -57,11 +57,28 @@ static void fixtures(void)
 	}
 }
 
+/* cmd_report with these argc arguments, its stdout to /dev/null */
+static int quiet_report(char **argv, int argc)
+{
+	int fd, saved, rc;
+
+	fflush(stdout);
+	fd = open("/dev/null", O_WRONLY);
+	saved = dup(1);
+	dup2(fd, 1);
+	close(fd);
+	rc = cmd_report(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return rc;
+}
+
 static int setup(void **state)
 {
 	char a[300], b[300], out[300], path[320];
 	char *argv[] = { "report", "--no-plot", "-o", out, a, b, NULL };
-	int fd, saved, rc;
+	int rc;
 
 	(void)state;
 	snprintf(tmpdir, sizeof(tmpdir), "%s/pb-report-XXXXXX",
@@ -74,15 +91,7 @@ static int setup(void **state)
 	mkdir(a, 0755);
 	mkdir(b, 0755);
 	fixtures();
-	fflush(stdout);
-	fd = open("/dev/null", O_WRONLY);
-	saved = dup(1);
-	dup2(fd, 1);
-	close(fd);
-	rc = cmd_report(6, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
+	rc = quiet_report(argv, 6);
 	snprintf(path, sizeof(path), "%s/report.md", out);
 	md = rc ? NULL : golden_text(path);
 	snprintf(path, sizeof(path), "%s/report.txt", out);
@@ -99,6 +108,99 @@ static int teardown(void **state)
 	free(txt);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	return system(cmd) ? -1 : 0;
+}
+
+/*
+ * A profile pass on each same-cpu job of the result at path (the new
+ * side's reader spins), and on the baseline's same-core jobs only.
+ */
+static void add_profiles(const char *path, bool spin)
+{
+	json_t *d = json_load_file(path, 0, NULL), *j;
+	size_t i;
+
+	assert_non_null(d);
+	json_array_foreach(json_object_get(d, "jobs"), i, j) {
+		if (strcmp(json_string_value(json_object_get(j, "placement")), "same-cpu") &&
+		    (spin || strcmp(json_string_value(json_object_get(j, "placement")),
+				    "same-core")))
+			continue;
+		json_object_set_new(j, "profile", json_pack(
+			"{s:b, s:s, s:[{s:s, s:f, s:s}]}", "sampled", 1, "event", "cpu-clock",
+			"roles", "role", "reader", "ns_per_op_per_sample", 10.0, "folded",
+			spin ? "main;read;pipe_read 60\nmain;read;schedule 40\nmain;spin_loops 30\n" :
+			"main;read;pipe_read 60\nmain;read;schedule 40\n"));
+	}
+	assert_int_equal(json_dump_file(d, path, 0), 0);
+	json_decref(d);
+}
+
+/*
+ * Where the change went: the same-cpu cells carry profiles, the reader's
+ * spin_loops 0 -> 300 ns/op; the section names it per role, the event
+ * and where a software event puts interrupts-off time, links the flame
+ * graph written beside; same-core (no profile) gets nothing.
+ */
+static void test_profiles(void **state)
+{
+	char a[300], b[300], out[300], path[400], *pmd, *ptxt, *svg, *line, *flat;
+	char *argv[] = { "report", "--no-plot", "-o", out, a, b, NULL };
+
+	(void)state;
+	snprintf(a, sizeof(a), "%s/base", tmpdir);
+	snprintf(b, sizeof(b), "%s/new", tmpdir);
+	snprintf(out, sizeof(out), "%s/p", tmpdir);
+	for (int k = 0; k < 6; k++) {
+		snprintf(path, sizeof(path), "%s/%s/r%d.json", tmpdir, k < 3 ? "base" : "new", k);
+		add_profiles(path, k >= 3);
+	}
+	assert_int_equal(quiet_report(argv, 6), 0);
+	snprintf(path, sizeof(path), "%s/report.md", out);
+	pmd = golden_text(path);
+	snprintf(path, sizeof(path), "%s/report.txt", out);
+	ptxt = golden_text(path);
+	/* 3 runs a side, 30 samples of 10 ns/op a run: 300 ns/op ± 10 sqrt(90) / 3 */
+	assert_non_null(strstr(pmd, "## Where the change went\n\n**pingpong same-cpu**, reader: "
+				    "+300 ns ± 88 ns per op (1.00 µs → 1.30 µs, cpu-clock; "
+				    "[flame graph](flame-pingpong-same-cpu-reader.svg)). The "
+				    "functions whose own time per op changed most:\n"));
+	assert_non_null(strstr(pmd, "**stream same-cpu**, reader: "));
+	assert_non_null(strstr(pmd, "| `spin_loops` | 0 ns | 300 ns | +300 ns ± 32 ns |\n"));
+	assert_non_null(strstr(ptxt, "Where the change went:\n\n  pingpong same-cpu, reader: "));
+	assert_non_null(strstr(ptxt, "    spin_loops                   0 ns →    300 ns"
+				     "      +300 ns ± 32 ns\n"));
+	flat = strdup(ptxt);	/* the legend is wrapped without an indent */
+	assert_non_null(flat);
+	for (char *c = flat; *c; c++)
+		*c = *c == '\n' ? ' ' : *c;
+	assert_non_null(strstr(flat, "converted by the role's task-clock (less what its samples "
+				     "cost) and ops in the same window"));
+	assert_non_null(strstr(flat, "cpu-clock is a software event: time in interrupts-off"));
+	free(flat);
+	assert_null(strstr(pmd, "same-core**, reader"));
+	for (line = ptxt; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		assert_true(strcspn(line, "\n") <= 72 + 4);	/* bytes: → ± µs are 2-3 */
+	snprintf(path, sizeof(path), "%s/flame-pingpong-same-cpu-reader.svg", out);
+	svg = golden_text(path);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "<title>main;spin_loops&#10;300.0 ns/op"));
+	assert_non_null(strstr(svg, "6.1.0 (6.1.0) \xe2\x86\x92 6.2.0-rc1 (6.2.0-rc1-00012-"));
+	snprintf(path, sizeof(path), "%s/flame-pingpong-same-core-reader.svg", out);
+	assert_int_equal(access(path, F_OK), -1);
+	free(svg);
+	free(pmd);
+	free(ptxt);
+	/* +4 % is below a 5 % floor: not significant, nothing to explain */
+	char *argv5[] = { "report", "--no-plot", "--min-change", "5", "-o", out, a, b, NULL };
+
+	snprintf(out, sizeof(out), "%s/p5", tmpdir);
+	assert_int_equal(quiet_report(argv5, 8), 0);
+	snprintf(path, sizeof(path), "%s/report.md", out);
+	pmd = golden_text(path);
+	assert_null(strstr(pmd, "Where the change went"));
+	free(pmd);
+	snprintf(path, sizeof(path), "%s/flame-pingpong-same-cpu-reader.svg", out);
+	assert_int_equal(access(path, F_OK), -1);
 }
 
 static void test_golden(void **state)
@@ -194,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_profiles),	/* last: it changes the fixtures */
 	};
 
 	if (getenv("PB_TEST_FILTER"))

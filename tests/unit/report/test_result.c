@@ -440,6 +440,50 @@ static void test_table_per_op_unit(void **state)
 	free(out);
 }
 
+/* task-clock per role and op, in ns, in the counted windows of r */
+static void set_task_clock(struct pb_result *r, double ns)
+{
+	for (int i = 3; i < 5; i++)
+		for (int k = 0; k < 2 * r->evl.nr; k++)
+			r->reps[i].counts[k] = (struct pb_count){ k % 2 ? 1000 : ns * 1000,
+								  100, 100, PB_CNT_OK };
+}
+
+/*
+ * Two placements, task-clock/op 6402 ns in one and 52750 ns in the other:
+ * both rows in µs with the digits of the larger, never "6402" in ns above
+ * "52.75" in µs.
+ */
+static void test_table_per_op_one_unit(void **state)
+{
+	struct fixture *f = *state;
+	struct pb_result two[2] = { f->r, f->r };
+	struct pb_run run = f->run;
+	char *out;
+
+	snprintf(two[1].placement, sizeof(two[1].placement), "same-cpu");
+	two[1].reps = calloc(5, sizeof(*two[1].reps));
+	assert_non_null(two[1].reps);
+	for (int i = 0; i < 5; i++) {
+		two[1].reps[i] = f->r.reps[i];
+		two[1].reps[i].counts = calloc(2 * f->r.evl.nr, sizeof(*f->r.reps[i].counts));
+		memcpy(two[1].reps[i].counts, f->r.reps[i].counts,
+		       2 * f->r.evl.nr * sizeof(*f->r.reps[i].counts));
+	}
+	set_task_clock(&two[0], 3201);
+	set_task_clock(&two[1], 26375);
+	run.results = two;
+	run.nr = 2;
+	out = print(&run, pb_run_print_text);
+	has_text(out, "task-clock/op                  6.40         3.20         3.20 µs");
+	has_text(out, "task-clock/op                 52.75        26.38        26.38 µs");
+	assert_null(strstr(out, " ns\n"));
+	for (int i = 0; i < 5; i++)
+		free(two[1].reps[i].counts);
+	free(two[1].reps);
+	free(out);
+}
+
 /* The legend's lines wrapped at spaces to 100 characters, never inside a figure. */
 static void test_table_legend_wrapped(void **state)
 {
@@ -560,8 +604,8 @@ static void test_csv(void **state)
 	out = print(&f->run, pb_run_print_csv);
 	assert_string_equal(out, "job,bench,placement,round,status,metric,unit,n,mean,stddev,"
 		"ci95_lo,ci95_hi,min,max,marks,error,reason\n"
-		"pipe,pipe,same-socket,1,failed,rtt,µs,3,11,1,8.5158622882496999,"
-		"13.4841377117503,10,12,V,0,\"a \"\"role\"\", gone\"\n");
+		"pipe,pipe,same-socket,1,failed,rtt,µs,3,11,1,8.515862288249668,"
+		"13.484137711750332,10,12,V,0,\"a \"\"role\"\", gone\"\n");
 	free(out);
 }
 
@@ -581,6 +625,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_header_size, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_row_digits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_per_op_unit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_table_per_op_one_unit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_rounds_digits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_table_legend_wrapped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_summary_one_round, setup, teardown),

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "fs_fixture.h"
 #include "report/compare.h"
+#include "report/plot.h"
 #include "stats/levels.h"
 #include "stats/stats.h"
 
@@ -300,6 +302,89 @@ static void test_inconclusive(void **state)
 	pb_cmp_free(&c);
 }
 
+/* Three boots of one run a side, A's values a and B's b, judged (Welch, Fieller's interval). */
+static void judge_boots(struct pb_cmp *c, struct pb_eval *e, const char *tag, const double *a,
+			const double *b)
+{
+	char file[48], boot[16];
+
+	for (int i = 0; i < 6; i++) {
+		snprintf(file, sizeof(file), "u%s%d.json", tag, i);
+		snprintf(boot, sizeof(boot), "u%s%d", tag, i);
+		write_boot(file, i < 3 ? "A" : "B", boot, i < 3 ? &a[i] : &b[i - 3], 1);
+		load(c, file);
+	}
+	judge(c, e);
+}
+
+/* The text of the file at path after its last line starting with what (NULL: none). */
+static char *after_last(const char *path, const char *what, char *buf, size_t len)
+{
+	size_t n;
+	FILE *f = fopen(path, "r");
+	char *at = NULL;
+
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	for (char *s = buf; (s = strstr(s, what)); s++)
+		if (s == buf || s[-1] == '\n')
+			at = s + strlen(what);
+	return at;
+}
+
+/*
+ * Fieller's interval of a ratio whose new side is spread from 40 to 160
+ * reaches below -100 % (-149 %), one whose baseline is not bounded away from 0 has
+ * no end: each says "unbounded" for such an end, in every text that gives
+ * the interval; the forest clips the bar at the axis with an arrow.
+ */
+static void test_unbounded(void **state)
+{
+	static const double tight[3] = { 99, 100, 101 }, wide[3] = { 40, 100, 160 };
+	static const double zero[3] = { 10, 100, 190 };
+	struct pb_cmp c = { 0 }, c2 = { 0 };
+	struct pb_eval e;
+	char q[300], want[120], path[512], err[256], gp[16384], tpl[PATH_MAX], *at;
+	double lo;
+
+	(void)state;
+	judge_boots(&c, &e, "w", tight, wide);
+	assert_string_equal(e.test, "welch");
+	assert_true(e.ci_lo < -100 && e.ci_lo > -200 && isfinite(e.ci_hi));
+	pb_cmp_change_words(&e, false, q, sizeof(q));
+	snprintf(want, sizeof(want), "[unbounded, %+.2f]", e.ci_hi);
+	assert_non_null(strstr(q, want));
+	/* inside its own ±mde, but unbounded below: inconclusive, not "no change beyond" */
+	assert_true(e.ci_lo >= -e.mde && e.ci_hi <= e.mde);
+	assert_string_equal(e.outcome, "inconclusive");
+	pb_cmp_qualify(&e, q, sizeof(q));
+	snprintf(want, sizeof(want), "inconclusive (interval [unbounded, %+.1f])", e.ci_hi);
+	assert_string_equal(q, want);
+	if (!system("command -v gnuplot >/dev/null 2>&1")) {
+		assert_non_null(realpath("plot", tpl));	/* this tree's templates */
+		setenv("PINBENCH_PLOT_DIR", tpl, 1);
+		snprintf(path, sizeof(path), "%s/unbounded.png", tmpdir);
+		assert_int_equal(pb_plot_write(&c, NULL, path, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/unbounded.gp", tmpdir);
+		/* the forest's axis stays above -100 %, the row's bar clipped there */
+		at = after_last(path, "set xrange [", gp, sizeof(gp));
+		assert_true(at && sscanf(at, "%lf", &lo) == 1 && lo > -100);
+		at = after_last(path, "clip_row = ", gp, sizeof(gp));
+		assert_true(at && !strncmp(at, "\"0\"\nclip_from = ", 15));
+		snprintf(want, sizeof(want), "%%%% [unbounded, %+.1f]", e.ci_hi);
+		assert_non_null(strstr(gp, want));
+	}
+	judge_boots(&c2, &e, "z", zero, tight);
+	assert_true(isinf(e.ci_lo) && isinf(e.ci_hi));
+	pb_cmp_change_words(&e, false, q, sizeof(q));
+	assert_non_null(strstr(q, " % [unbounded], q="));
+	assert_string_equal(e.outcome, "inconclusive");
+	pb_cmp_free(&c);
+	pb_cmp_free(&c2);
+}
+
 /* A: 100 100.5 99.5, B: 110 110.5 109.5, a boot each run; B's finding where/kind/sev. */
 static void judge_finding(struct pb_cmp *c, struct pb_eval *e, const char *side,
 			  const char *where, const char *sev)
@@ -493,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_one_boot_widened),
 		cmocka_unit_test(test_no_change_beyond),
 		cmocka_unit_test(test_inconclusive),
+		cmocka_unit_test(test_unbounded),
 		cmocka_unit_test(test_not_judged),
 		cmocka_unit_test(test_error_outweighs),
 		cmocka_unit_test(test_not_judged_compare),

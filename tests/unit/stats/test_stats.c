@@ -21,8 +21,7 @@ static double t_pdf(double x, double df)
 
 /*
  * Two-sided p by Simpson's rule on the density: 1 - 2 * int_0^|t| pdf.
- * An independent route to the value pb_t_pvalue gets from the incomplete
- * beta function.
+ * An independent route to the value pb_t_pvalue gets from libRmath's pt.
  */
 static double p_by_simpson(double t, double df)
 {

@@ -352,10 +352,14 @@ static void test_cpustat(void **state)
 			  "cpu0 100 5 50 500 2 3 1 7 0 0\n"
 			  "cpu1 1 0 1 9 0 0 0 0 0 0\nintr 1\n";
 	double tick = 1e9 / sysconf(_SC_CLK_TCK);
-	int cpus[3] = { 1, 0, 5 };
+	int cpus[3] = { 1, 0, 5 }, all = -1;
 	struct pb_cpustat s[3];
 
 	(void)state;
+	pb_cpustat_parse(txt, &all, 1, s);	/* -1: the machine's total line */
+	assert_true(s[0].known);
+	assert_int_equal(s[0].busy_ns, (uint64_t)(20 * tick));
+	assert_int_equal(s[0].idle_ns, (uint64_t)(10 * tick));
 	pb_cpustat_parse(txt, cpus, 3, s);
 	assert_true(s[0].known && s[1].known);
 	assert_false(s[2].known);
