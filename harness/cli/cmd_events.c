@@ -58,14 +58,18 @@ static void print_pmus(void)
 {
 	pfm_pmu_info_t info;
 	pfm_pmu_t p;
+	int w = 14;	/* the name column: as wide as the longest name here */
 
+	pfm_for_all_pmus(p)
+		if (pmu_info(p, &info) && info.name && (int)strlen(info.name) > w)
+			w = strlen(info.name);
 	printf("PMUs detected by libpfm4:\n");
 	pfm_for_all_pmus(p) {
 		if (!pmu_info(p, &info))
 			continue;
-		printf("  %-14s %-7s generic %2d  fixed %d  %4d events  %s\n", info.name,
-		       pmu_type_name(info.type), info.num_cntrs, info.num_fixed_cntrs,
-		       info.nevents, info.desc ? info.desc : "");
+		printf("  %-*s %-7s generic %2d  fixed %d  %4d events  %s\n", w,
+		       info.name ? info.name : "?", pmu_type_name(info.type), info.num_cntrs,
+		       info.num_fixed_cntrs, info.nevents, info.desc ? info.desc : "");
 	}
 }
 
