@@ -20,6 +20,7 @@
 #include "sys/fold.h"
 #include "stats/stopping.h"
 #include "lib/clock.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 /* Refused events, said once per run. */
@@ -438,6 +439,24 @@ static void print_prof_cost(const struct pb_profile *p, FILE *f)
 		       fmin(100, 100 * n * p->sample_cost_ns / clk));
 }
 
+/*
+ * How fast the profiled window ran against the metric's repeats: sampling
+ * slows what it samples, and the per-op figures are that window's.
+ */
+static void print_prof_rate(const struct pb_result *r, FILE *f)
+{
+	char b1[PB_NUM_LEN + 8], b2[PB_NUM_LEN + 8], line[256];
+	double pr, mr;
+
+	if (pb_result_profile_rate(r, &pr, &mr))
+		return;
+	snprintf(line, sizeof(line), "its window ran %.0f %% %s than the metric's repeats (%s "
+		 "against %s): the per-op figures below are that window's", 100 * fabs(1 - pr / mr),
+		 pr <= mr ? "slower" : "faster", pb_num_sig(pr, 3, "ops/s", b1, sizeof(b1)),
+		 pb_num_sig(mr, 3, "ops/s", b2, sizeof(b2)));
+	pb_say_wrapped(f, "  ", line);
+}
+
 /* The profile passes: event, cost in wall time, each role's top function. */
 static void print_profiles(const struct pb_run *run, FILE *f)
 {
@@ -452,6 +471,7 @@ static void print_profiles(const struct pb_run *run, FILE *f)
 		       p->done && !p->ev.kernel ? ", user only" : "",
 		       p->done ? ", call chains" : "", p->wall_s, p->window_s,
 		       (unsigned long long)p->ops, p->note[0] ? ": " : "", p->note);
+		print_prof_rate(r, f);
 		for (int i = 0; p->done && i < p->nr_roles; i++)
 			print_prof_role(r, i, f);
 		if (p->done)

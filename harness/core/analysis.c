@@ -78,6 +78,23 @@ int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
 	return 0;
 }
 
+int pb_result_profile_rate(const struct pb_result *r, double *prof_rate, double *metric_rate)
+{
+	const struct pb_profile *p = r->profile;
+	double mo = 0, mt = 0;
+
+	for (int i = 0; i < r->nr_reps; i++)
+		if (r->reps[i].in_summary) {
+			mo += r->reps[i].ops;
+			mt += r->reps[i].elapsed_s;
+		}
+	if (!p || !p->done || !p->ops || p->window_s <= 0 || mo <= 0 || mt <= 0)
+		return -1;
+	*prof_rate = p->ops / p->window_s;
+	*metric_rate = mo / mt;
+	return 0;
+}
+
 void pb_result_figures(const struct pb_result *r, int g, int rep, double nominal_mhz,
 		       struct pb_figures *f)
 {

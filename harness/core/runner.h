@@ -213,6 +213,14 @@ int pb_result_counts(const struct pb_result *r, int g, int rep,
 int pb_result_pass_rate(const struct pb_result *r, int pass, double *pass_rate,
 			double *metric_rate);
 /*
+ * What the profile pass cost: ops/s in its window, and over the metric's
+ * repeats (those in the summary).  0, or -1 when either is unknown (no
+ * profile window ran, no ops in it).  Sampling a task slows what it does
+ * (each context switch moves its sampling events); the profile's per-op
+ * figures are its window's.
+ */
+int pb_result_profile_rate(const struct pb_result *r, double *prof_rate, double *metric_rate);
+/*
  * Datagrams lost and ops completed over the metric's windows (rep -1) or
  * window rep; false when the workload counts no loss.  loss_rate is
  * lost / (lost + ops).

@@ -137,6 +137,27 @@ static void role_part(const struct pb_cmp *c, const struct pb_changelog *o, int 
 	fputc('\n', f);
 }
 
+/* How much slower each side's profiled windows ran than its metric's repeats. */
+static void slower_part(const struct pb_cmp *c, const struct pb_changelog *o, int k, bool md,
+			FILE *f)
+{
+	const struct pb_table *t = &c->t[k];
+	char words[400], line[600];
+
+	pb_cmp_prof_slower_words(pb_cmp_cell(t, o->base), pb_cmp_cell(t, o->cur),
+				 c->groups[o->base], c->groups[o->cur], words, sizeof(words));
+	if (!*words)
+		return;
+	snprintf(line, sizeof(line), "%s%s %s%s: %s.", md ? "*" : "", t->job, t->placement,
+		 md ? "*" : "", words);
+	if (md)
+		fprintf(f, "%s\n\n", line);
+	else {
+		pb_changelog_wrap(f, line, "  ", "  ", PB_CHANGELOG_WIDTH);
+		fputc('\n', f);
+	}
+}
+
 /* "6.2.0-rc1 (6.2.0-rc1-00012-g1a2b3c4d5e6f)": a side's name and kernels */
 static void side_words(const struct pb_cmp *c, int g, char *buf, size_t len)
 {
@@ -199,6 +220,7 @@ void pb_changelog_profiles(const struct pb_cmp *c, const struct pb_changelog *o,
 		soft |= ev && (!strcmp(ev, "cpu-clock") || !strcmp(ev, "task-clock"));
 		for (int i = 0; (role = pb_cmp_prof_role(b, i)); i++)
 			role_part(c, o, k, role, md, f);
+		slower_part(c, o, k, md, f);
 	}
 	if (!said)
 		return;

@@ -121,6 +121,19 @@ struct pb_prof_row {
 
 /* Add a result's job's profile (profile=on) to its cell: 0, or -1. */
 int pb_cmp_add_profile(struct pb_cell *cell, json_t *job);
+/*
+ * How much slower the cell's profiled windows ran than its metric's
+ * repeats, 1 - profile ops/s / metric ops/s, the mean over the runs that
+ * recorded it (negative: faster); NAN when none did.
+ */
+double pb_cmp_prof_slower(const struct pb_cell *cell);
+/*
+ * "the profiled windows ran 83 % slower (base) and 70 % slower (spin)
+ * than the metric's repeats: the times per op are those windows'", or ""
+ * when neither side recorded it.
+ */
+void pb_cmp_prof_slower_words(const struct pb_cell *base, const struct pb_cell *cell,
+			      const char *bname, const char *cname, char *buf, size_t len);
 /* The i-th role the cell's profiles name, or NULL. */
 const char *pb_cmp_prof_role(const struct pb_cell *cell, int i);
 /*

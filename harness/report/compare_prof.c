@@ -81,7 +81,45 @@ int pb_cmp_add_profile(struct pb_cell *cell, json_t *job)
 	}
 	json_object_set_new(cell->prof, "runs", json_integer(
 		json_integer_value(json_object_get(cell->prof, "runs")) + 1));
+	if (json_is_number(json_object_get(p, "slower"))) {
+		add_ns(cell->prof, "slower_sum", json_number_value(json_object_get(p, "slower")));
+		add_ns(cell->prof, "slower_n", 1);
+	}
 	return 0;
+}
+
+double pb_cmp_prof_slower(const struct pb_cell *cell)
+{
+	double n = json_number_value(json_object_get(cell->prof, "slower_n"));
+
+	return n > 0 ? json_number_value(json_object_get(cell->prof, "slower_sum")) / n : NAN;
+}
+
+void pb_cmp_prof_slower_words(const struct pb_cell *base, const struct pb_cell *cell,
+			      const char *bname, const char *cname, char *buf, size_t len)
+{
+	double x[2] = { pb_cmp_prof_slower(base), pb_cmp_prof_slower(cell) };
+	const char *name[2] = { bname, cname };
+	size_t off = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (isnan(x[0]) && isnan(x[1]))
+		return;
+	for (int i = 0; i < 2; i++)
+		if (!isnan(x[i]) && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%.0f %% %s (%s)",
+						off ? " and " : "the profiled windows ran ",
+						100 * fabs(x[i]), x[i] >= 0 ? "slower" : "faster",
+						name[i]);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, " than the metric's repeats");
+	for (int i = 0; i < 2; i++)
+		if (isnan(x[i]) && off < len)
+			off += (size_t)snprintf(buf + off, len - off, " (%s: not recorded)", name[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, ": the times per op are those windows'");
 }
 
 const char *pb_cmp_prof_role(const struct pb_cell *cell, int i)

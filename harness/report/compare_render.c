@@ -633,18 +633,20 @@ static void prof_row(const struct rctx *r, struct grid *gr, const struct pb_cell
 }
 
 /* A significant cell with profiles on both sides: its roles' top changes. */
-static void prof_cell(const struct rctx *r, const struct pb_table *t,
+/* The cell's rows into gr; true when it has any. */
+static bool prof_cell(const struct rctx *r, const struct pb_table *t,
 		      const struct pb_cell *base, const struct pb_cell *cell, struct grid *gr)
 {
 	struct pb_prof_row rows[PROF_TOP], total;
 	struct pb_eval e;
 	const char *role;
+	bool any = false;
 
 	if (!cell->prof || !base->prof)
-		return;
+		return false;
 	pb_cmp_eval(t, cell, base, r->o->min_change, &e);
 	if (!e.significant && !r->o->all_profiles)
-		return;
+		return false;
 	for (int i = 0; (role = pb_cmp_prof_role(base, i)); i++) {
 		int n = pb_cmp_prof_top(base, cell, role, rows, PROF_TOP, &total);
 
@@ -654,7 +656,9 @@ static void prof_cell(const struct rctx *r, const struct pb_table *t,
 		prof_row(r, gr, cell, role, &total);
 		for (int k = 0; k < n; k++)
 			prof_row(r, gr, cell, role, &rows[k]);
+		any = true;
 	}
+	return any;
 }
 
 static void print_profiles(const struct rctx *r, const struct pb_table *t)
@@ -663,16 +667,25 @@ static void print_profiles(const struct rctx *r, const struct pb_table *t)
 	const char *heads[] = { "", "Role", "Own time per op", "base", "", "", "Change" };
 	const char *event;
 	struct grid gr = { 0 };
-	char line[400];
+	char line[400], words[400], *notes = NULL;
+	size_t nlen = 0;
+	FILE *nf = open_memstream(&notes, &nlen);
 
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		grid_col(&gr, i || !r->md ? heads[i] : group_head(r->c), i >= 3 && i != 4);
 	for (int i = 0; base && i < r->c->nr_groups; i++) {
 		const struct pb_cell *cell = pb_cmp_cell(t, r->c->order[i]);
 
-		if (cell && cell != base && cell->n)
-			prof_cell(r, t, base, cell, &gr);
+		if (!cell || cell == base || !cell->n || !prof_cell(r, t, base, cell, &gr))
+			continue;
+		pb_cmp_prof_slower_words(base, cell, r->c->groups[base->group],
+					 r->c->groups[cell->group], words, sizeof(words));
+		if (nf && *words)
+			fprintf(nf, "%s%s: %s\n", r->md ? "\n" : "  ", r->c->groups[cell->group],
+				words);
 	}
+	if (nf)
+		fclose(nf);
 	if (gr.nrows) {
 		event = json_string_value(json_object_get(base->prof, "event"));
 		snprintf(line, sizeof(line), "\nWhere the change went, against %s "
@@ -682,7 +695,13 @@ static void print_profiles(const struct rctx *r, const struct pb_table *t)
 			 "event, time with interrupts off is charged where they are enabled "
 			 "again" : "", r->md ? "\n" : "");
 		print_section(r, line, &gr);
+		for (char *l = notes, *e; l && *l; l = e + 1) {
+			e = strchr(l, '\n');
+			*e = '\0';
+			put_line(r, l);
+		}
 	}
+	free(notes);
 	grid_free(&gr);
 }
 

@@ -328,16 +328,23 @@ static json_t *profile_json(const struct pb_result *r)
 {
 	const struct pb_profile *p = r->profile;
 	json_t *roles = json_array();
+	double pr, mr;
+	bool known;
 
 	if (!p)
 		return json_null();
+	known = !pb_result_profile_rate(r, &pr, &mr);
 	for (int i = 0; p->done && i < p->nr_roles; i++)
 		json_array_append_new(roles, prof_role_json(r, i));
-	return json_pack("{s:b, s:o, s:b, s:b, s:I, s:f, s:f, s:f, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:b, s:o, s:b, s:b, s:I, s:f, s:f, s:f, s:I, s:o, s:o, s:o, s:o, "
+		"s:o, s:o}",
 		"sampled", p->done, "event", p->done ? json_string(p->ev.name) : json_null(),
 		"software", !p->ev.hw, "kernel", p->ev.kernel, "period", (json_int_t)p->ev.period,
 		"window_s", p->window_s, "wall_s", p->wall_s, "sample_cost_ns", p->sample_cost_ns,
 		"ops", (json_int_t)p->ops,
+		"ops_per_s", known ? json_real(pr) : json_null(),
+		"metric_ops_per_s", known ? json_real(mr) : json_null(),
+		"slower", known ? json_real(1 - pr / mr) : json_null(),
 		"note", jstr_or_null(p->note),
 		"attribution", p->done && !p->ev.hw ? json_string(PB_PROF_SW_NOTE) : json_null(),
 		"roles", roles);

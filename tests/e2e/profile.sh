@@ -82,6 +82,23 @@ else
 fi
 grep -q "^  reader  .* samples (.* lost)" "$T/out"
 ok $? "the output gives each role's samples" "$T/out"
+# how fast the sampled window ran against the metric's repeats, said and kept
+check "the window's pace against the metric's repeats: recorded, and said" \
+	python3 - "$f" "$T/out" <<'PY'
+import json, re, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+p = j["profile"]
+reps = [r for r in j["repeats"] if r["in_summary"]]
+mr = sum(r["ops"] for r in reps) / sum(r["elapsed_s"] for r in reps)
+assert abs(p["ops_per_s"] - p["ops"] / p["window_s"]) <= 1e-9 * p["ops_per_s"], p
+assert abs(p["metric_ops_per_s"] - mr) <= 1e-9 * mr, (p["metric_ops_per_s"], mr)
+assert abs(p["slower"] - (1 - p["ops_per_s"] / mr)) <= 1e-9, p["slower"]
+said = re.search(r"its window ran (\d+) % (slower|faster) than the metric's repeats",
+                 open(sys.argv[2]).read())
+assert said, "not said"
+x = int(said[1]) * (1 if said[2] == "slower" else -1)
+assert abs(x - 100 * p["slower"]) <= 0.5 + 1e-9, (x, p["slower"])
+PY
 if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
 	/usr/bin/python3 tests/e2e/schemas.py "$f" >"$T/v.out" 2>&1
 	ok $? "the result with a profile is a valid pinbench-result/1" "$T/v.out"

@@ -90,11 +90,55 @@ static void test_not_sampled(void **state)
 	json_decref(j);
 }
 
+/* A run's job with "slower" in its profile, as run records it (NAN: absent). */
+static void add_slower(struct pb_cell *cell, double slower)
+{
+	json_t *j = job_of("main;read 10\n", 1.0);
+
+	if (!isnan(slower))
+		json_object_set_new(json_object_get(j, "profile"), "slower", json_real(slower));
+	assert_int_equal(pb_cmp_add_profile(cell, j), 0);
+	json_decref(j);
+}
+
+/*
+ * How much slower the profiled windows ran: the mean over the runs that
+ * recorded it (a run without it, an older file, left out), said per side,
+ * "faster" for a negative figure, nothing when neither side has it.
+ */
+static void test_slower(void **state)
+{
+	struct pb_cell base = { 0 }, cell = { 0 }, none = { 0 };
+	char buf[400];
+
+	(void)state;
+	add_slower(&base, 0.8);
+	add_slower(&base, NAN);
+	add_slower(&base, 0.6);
+	add_slower(&cell, -0.1);
+	add_slower(&none, NAN);
+	assert_float_equal(pb_cmp_prof_slower(&base), 0.7, 1e-12);
+	assert_float_equal(pb_cmp_prof_slower(&cell), -0.1, 1e-12);
+	assert_true(isnan(pb_cmp_prof_slower(&none)));
+	pb_cmp_prof_slower_words(&base, &cell, "A", "B", buf, sizeof(buf));
+	assert_string_equal(buf, "the profiled windows ran 70 % slower (A) and 10 % faster (B) "
+			    "than the metric's repeats: the times per op are those windows'");
+	pb_cmp_prof_slower_words(&none, &base, "A", "B", buf, sizeof(buf));
+	assert_string_equal(buf, "the profiled windows ran 70 % slower (B) than the metric's "
+			    "repeats (A: not recorded): the times per op are those windows'");
+	pb_cmp_prof_slower_words(&none, &none, "A", "B", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	json_decref(base.prof);
+	json_decref(cell.prof);
+	json_decref(none.prof);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_change_and_error),
 		cmocka_unit_test(test_not_sampled),
+		cmocka_unit_test(test_slower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

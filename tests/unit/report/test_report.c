@@ -114,7 +114,7 @@ static int teardown(void **state)
  * A profile pass on each same-cpu job of the result at path (the new
  * side's reader spins), and on the baseline's same-core jobs only.
  */
-static void add_profiles(const char *path, bool spin)
+static void add_profiles(const char *path, bool spin, double slower)
 {
 	json_t *d = json_load_file(path, 0, NULL), *j;
 	size_t i;
@@ -130,6 +130,7 @@ static void add_profiles(const char *path, bool spin)
 			"roles", "role", "reader", "ns_per_op_per_sample", 10.0, "folded",
 			spin ? "main;read;pipe_read 60\nmain;read;schedule 40\nmain;spin_loops 30\n" :
 			"main;read;pipe_read 60\nmain;read;schedule 40\n"));
+		json_object_set_new(json_object_get(j, "profile"), "slower", json_real(slower));
 	}
 	assert_int_equal(json_dump_file(d, path, 0), 0);
 	json_decref(d);
@@ -152,7 +153,7 @@ static void test_profiles(void **state)
 	snprintf(out, sizeof(out), "%s/p", tmpdir);
 	for (int k = 0; k < 6; k++) {
 		snprintf(path, sizeof(path), "%s/%s/r%d.json", tmpdir, k < 3 ? "base" : "new", k);
-		add_profiles(path, k >= 3);
+		add_profiles(path, k >= 3, k < 3 ? 0.4 + 0.1 * k : 0.25);
 	}
 	assert_int_equal(quiet_report(argv, 6), 0);
 	snprintf(path, sizeof(path), "%s/report.md", out);
@@ -177,6 +178,11 @@ static void test_profiles(void **state)
 				     "cost) and ops in the same window"));
 	assert_non_null(strstr(flat, "cpu-clock is a software event: time in interrupts-off"));
 	free(flat);
+	/* the profiled windows' pace: base 0.4, 0.5, 0.6 (mean 50 %), new 25 % */
+	assert_non_null(strstr(pmd, "*pingpong same-cpu*: the profiled windows ran 50 % slower "
+				    "(6.1.0) and 25 % slower (6.2.0-rc1) than the metric's repeats: "
+				    "the times per op are those windows'.\n\n"));
+	assert_non_null(strstr(ptxt, "\n  pingpong same-cpu: the profiled windows ran 50 % "));
 	assert_null(strstr(pmd, "same-core**, reader"));
 	for (line = ptxt; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		assert_true(strcspn(line, "\n") <= 72 + 4);	/* bytes: → ± µs are 2-3 */
