@@ -187,8 +187,9 @@ grep '"lvl": "results"' "$T/lava.log" | grep -v '"definition": "lava"' |
 cases() {
 	"$PY" - "$T/cases" "$1" "$2" <<'PY'
 import json, re, sys
-c = {}
+c, every = {}, []
 for m in map(json.loads, open(sys.argv[1])):
+    every.append(m)
     if m["definition"] == sys.argv[2] or (sys.argv[2] == "lava" and m["case"] == "job"):
         c[m["case"]] = m
 def measured(name, units="us"):
@@ -196,6 +197,9 @@ def measured(name, units="us"):
     return m["units"] == units and float(m["measurement"]) != 0 and m["result"] in ("pass", "fail")
 def why(name):
     return [l for l in c[name]["log"] if l.startswith(name + ": ")]
+def env(d=None):  # the kinds of the run-wide anomalies a run had (each a failed case)
+    return [m["case"].rsplit(".", 1)[1] for m in every if m["definition"] == (d or sys.argv[2])
+            and m["case"].startswith("pinbench-run.environment.")]
 def mine():     # the cases but the run-wide anomalies the guest had, each failed with its why
     env = [k for k in c if k.startswith("pinbench-run.environment.")]
     assert all(c[k]["result"] == "fail" and why(k) for k in env), env
@@ -220,13 +224,20 @@ check "run: a case per job x placement, each measured one with its change" cases
 check "calibrate: the guest's noise profile, a case of its own, passed" cases 2_calibrate \
 	'sorted(c) == ["calibrate"] and c["calibrate"]["result"] == "pass"'
 # one boot a side, judged at the boot level by the guest's noise profile:
-# the planted regression, its change (%) by far the largest, fails with it
-check "run: the planted regression fails, a regression at the boot level, with its change (%)" \
+# the planted regression, its change (%) by far the largest, fails with it.
+# Unless the guest's run had a run-wide error finding (its own failed case):
+# then no cell of that run is judged, and the spin's case must say so, naming
+# it (under TCG the guest's speed follows the host's: an observer-effect
+# error came in 1 of 3 CI runs of 2026-12-04); the job still fails on it.
+check "run: the planted regression fails at the boot level (not judged, naming it, after a run-wide error)" \
 	cases 3_run 'measured("spin.same-cpu") and measured("spin.same-cpu.change", "%") and
 	float(c["spin.same-cpu.change"]["measurement"]) >
 	max(200, 2 * abs(float(c["quiet.same-cpu.change"]["measurement"]))) and
-	c["spin.same-cpu"]["result"] == "fail" and
-	re.match(r"spin.same-cpu: regression: [+][0-9].*; at the boot level", why("spin.same-cpu")[0])'
+	(c["spin.same-cpu"]["result"] == "fail" and not env() + env("0_base") and
+	 re.match(r"spin.same-cpu: regression: [+][0-9].*; at the boot level", why("spin.same-cpu")[0])
+	 or c["spin.same-cpu"]["result"] == "pass" and env() + env("0_base") and
+	 re.match(r"spin.same-cpu: not-judged: [+][0-9].*; not judged: ", why("spin.same-cpu")[0]) and
+	 any(k in why("spin.same-cpu")[0] for k in env() + env("0_base")))'
 check "hog: the noisy neighbour, an error anomaly, is a failed case of its own, with its message" \
 	cases 5_hog 'c["quiet.same-cpu.noisy-neighbor"]["result"] == "fail" and
 	"measurement" not in c["quiet.same-cpu.noisy-neighbor"] and
@@ -236,6 +247,12 @@ check "hog: pinbench-run fails (exit 3: a figure the error makes untrustworthy),
 	["pinbench-run", "quiet.same-cpu", "quiet.same-cpu.noisy-neighbor"]'
 echo "# the results lines of the test cases:"
 cat "$T/shown"
+"$PY" -c 'import json, sys
+e = [m["case"] for m in map(json.loads, open(sys.argv[1]))
+     if m["definition"] in ("0_base", "3_run") and m["case"].startswith("pinbench-run.environment.")]
+if e:
+    print("# the baseline or the run with the planted regression had a run-wide error finding (%s):"
+          " not judged, as it must not be" % ", ".join(e))' "$T/cases"
 echo "# the planted regression's reason (the case's log):"
 "$PY" -c 'import json, sys
 for m in map(json.loads, open(sys.argv[1])):
