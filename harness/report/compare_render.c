@@ -632,8 +632,10 @@ static void prof_row(const struct rctx *r, struct grid *gr, const struct pb_cell
 	free(err);
 }
 
-/* A significant cell with profiles on both sides: its roles' top changes. */
-/* The cell's rows into gr; true when it has any. */
+/*
+ * A significant cell with profiles on both sides: its roles' top changes
+ * into gr; true when it has any.
+ */
 static bool prof_cell(const struct rctx *r, const struct pb_table *t,
 		      const struct pb_cell *base, const struct pb_cell *cell, struct grid *gr)
 {
